@@ -1,0 +1,17 @@
+package dev.workgraph.item;
+
+import java.util.UUID;
+
+import dev.workgraph.support.ProblemCode;
+import dev.workgraph.support.RequestRejected;
+
+/** An Idempotency-Key was reused with a request body that differs from the first one. */
+public class IdempotencyConflict extends RequestRejected {
+
+	public IdempotencyConflict(String key, UUID itemId) {
+		super(ProblemCode.IDEMPOTENCY_CONFLICT, "Idempotency-Key '" + key
+				+ "' was first used with a different request (it created item " + itemId + ")");
+		with("itemId", itemId);
+	}
+
+}

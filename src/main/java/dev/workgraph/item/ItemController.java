@@ -1,0 +1,135 @@
+package dev.workgraph.item;
+
+import java.net.URI;
+import java.util.List;
+import java.util.UUID;
+
+import dev.workgraph.support.InvalidRequest;
+import dev.workgraph.support.TextRules;
+import dev.workgraph.view.ItemStatus;
+import dev.workgraph.view.ItemView;
+import dev.workgraph.view.ItemViews;
+import dev.workgraph.view.LeaseView;
+import dev.workgraph.view.LeaseViews;
+import dev.workgraph.view.Page;
+import dev.workgraph.web.RequestBodies;
+import jakarta.validation.Valid;
+import tools.jackson.databind.node.ObjectNode;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/items")
+class ItemController {
+
+	private final ItemCommands commands;
+
+	private final ItemViews views;
+
+	private final LeaseViews leases;
+
+	private final RequestBodies bodies;
+
+	ItemController(ItemCommands commands, ItemViews views, LeaseViews leases, RequestBodies bodies) {
+		this.commands = commands;
+		this.views = views;
+		this.leases = leases;
+		this.bodies = bodies;
+	}
+
+	@PostMapping
+	ResponseEntity<ItemView> create(@RequestBody ObjectNode body,
+			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey) {
+		CreateItemRequest request = this.bodies.bind(body, CreateItemRequest.class);
+		if (idempotencyKey != null) {
+			String problem = TextRules.problemWith(idempotencyKey);
+			int length = TextRules.codePoints(idempotencyKey);
+			if (problem != null || length < 1 || length > 200) {
+				throw new InvalidRequest("Idempotency-Key",
+						(problem != null) ? problem : "must be 1 to 200 characters");
+			}
+		}
+		ItemCommands.Created created = this.commands.create(request, idempotencyKey, TextRules.compactJson(body));
+		ItemView item = view(created.itemId());
+		if (created.replayed()) {
+			return ResponseEntity.ok(item);
+		}
+		return ResponseEntity.created(URI.create("/items/" + item.id())).body(item);
+	}
+
+	@GetMapping("/{id}")
+	ItemView get(@PathVariable UUID id) {
+		return view(id);
+	}
+
+	@GetMapping
+	ItemPage list(@RequestParam(required = false) String status, @RequestParam(required = false) String queue,
+			@RequestParam(required = false) UUID parentId, @RequestParam(required = false) Integer limit,
+			@RequestParam(required = false) String cursor) {
+		ItemStatus statusFilter = null;
+		if (status != null) {
+			try {
+				statusFilter = ItemStatus.fromWire(status);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidRequest("status", "must be one of blocked, ready, leased, completed, cancelled");
+			}
+		}
+		if (queue != null && !queue.matches(QueueNames.PATTERN)) {
+			throw new InvalidRequest("queue", QueueNames.MESSAGE);
+		}
+		int pageSize = Page.size(limit);
+		Page<ItemView> page = this.views.list(new ItemViews.ItemFilter(statusFilter, queue, parentId), pageSize,
+				cursor);
+		return new ItemPage(page.entries(), page.nextCursor());
+	}
+
+	@PostMapping("/{id}/dependencies")
+	ResponseEntity<ItemView> addDependency(@PathVariable UUID id, @Valid @RequestBody AddDependencyRequest request) {
+		boolean added = this.commands.addDependency(id, request.dependsOn());
+		return ResponseEntity.status(added ? HttpStatus.CREATED : HttpStatus.OK).body(view(id));
+	}
+
+	@DeleteMapping("/{id}/dependencies/{dependsOnId}")
+	ResponseEntity<Void> removeDependency(@PathVariable UUID id, @PathVariable UUID dependsOnId) {
+		this.commands.removeDependency(id, dependsOnId);
+		return ResponseEntity.noContent().build();
+	}
+
+	@PostMapping("/{id}/cancel")
+	ItemView cancel(@PathVariable UUID id, @Valid @RequestBody(required = false) CancelRequest request) {
+		this.commands.cancel(id, (request != null) ? request.reason() : null);
+		return view(id);
+	}
+
+	@GetMapping("/{id}/leases")
+	LeaseList leases(@PathVariable UUID id) {
+		List<LeaseView> leases = this.leases.ofItem(id);
+		if (leases.isEmpty()) {
+			view(id); // 404 for an unknown item; an item never claimed has an empty
+						// history
+		}
+		return new LeaseList(leases);
+	}
+
+	private ItemView view(UUID id) {
+		return this.views.find(id).orElseThrow(() -> new ItemNotFound(id));
+	}
+
+	record ItemPage(List<ItemView> items, String nextCursor) {
+	}
+
+	record LeaseList(List<LeaseView> leases) {
+	}
+
+}

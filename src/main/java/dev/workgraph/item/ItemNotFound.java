@@ -1,0 +1,16 @@
+package dev.workgraph.item;
+
+import java.util.UUID;
+
+import dev.workgraph.support.ProblemCode;
+import dev.workgraph.support.RequestRejected;
+
+/** The request names an item that does not exist. */
+public class ItemNotFound extends RequestRejected {
+
+	public ItemNotFound(UUID itemId) {
+		super(ProblemCode.NOT_FOUND, "Item " + itemId + " does not exist");
+		with("itemId", itemId);
+	}
+
+}

@@ -1,0 +1,178 @@
+package dev.workgraph.item;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.workgraph.support.SqlArrays;
+import dev.workgraph.view.ItemViews.ItemRow;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * Writes to work_items that are not blocker adjustments: inserting, locking, completing,
+ * cancelling.
+ */
+@Repository
+public class Items {
+
+	/** Id order is the lock order whenever a statement locks several items. */
+	static final String LOCK_ITEMS = "select " + LockedItem.COLUMNS + """
+			 from work_items where id = any(:ids::uuid[]) order by id for no key update
+			""";
+
+	/**
+	 * Share locks keep a dependency's status stable (a completion waits) while an edge is
+	 * added.
+	 */
+	static final String LOCK_ITEMS_SHARED = "select " + LockedItem.COLUMNS + """
+			 from work_items where id = any(:ids::uuid[]) order by id for share
+			""";
+
+	/**
+	 * Inserts new items; each is ready or blocked by its unmet dependencies (a new item
+	 * has no children and no attention requests yet), and ready ones are enqueued for
+	 * claiming in the same statement.
+	 */
+	static final String INSERT_ITEMS = """
+			with inserted as (
+			    insert into work_items (id, title, description, priority, queue, metadata, parent_id, status,
+			        unmet_dependencies, ready_since)
+			    select n.id, n.title, n.description, n.priority, n.queue, n.metadata::jsonb, n.parent_id,
+			        case when n.unmet = 0 then 'ready' else 'blocked' end, n.unmet,
+			        case when n.unmet = 0 then now() end
+			    from unnest(:ids::uuid[], :titles::text[], :descriptions::text[], :priorities::int[], :queues::text[],
+			        :metadata::text[], :parents::uuid[], :unmet::int[])
+			        as n(id, title, description, priority, queue, metadata, parent_id, unmet)
+			    returning *
+			), enqueued as (
+			    insert into ready_items (item_id, queue, priority, ready_since)
+			    select id, queue, priority, ready_since from inserted where status = 'ready'
+			)
+			select * from inserted order by id
+			""";
+
+	/**
+	 * The root and its descendants that are still open; below a terminal item everything
+	 * is terminal.
+	 */
+	static final String OPEN_SUBTREE = """
+			with recursive subtree(id) as (
+			    select id from work_items where id = :root and status not in ('completed', 'cancelled')
+			    union
+			    select c.id from subtree s join work_items c on c.parent_id = s.id
+			    where c.status not in ('completed', 'cancelled')
+			)
+			select id from subtree
+			""";
+
+	static final String MARK_CANCELLED = """
+			with cancelled as (
+			    update work_items
+			    set status = 'cancelled', closed_at = now(), cancel_reason = :reason, ready_since = null,
+			        updated_at = now()
+			    where id = any(:ids::uuid[]) and status not in ('completed', 'cancelled')
+			    returning id, parent_id
+			), dequeued as (
+			    delete from ready_items r using cancelled c where r.item_id = c.id
+			)
+			select id, parent_id from cancelled
+			""";
+
+	private final JdbcClient jdbc;
+
+	public Items(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/** Locks the items that exist among {@code ids}, in id order, for updating them. */
+	public Map<UUID, LockedItem> lock(Collection<UUID> ids) {
+		return locked(LOCK_ITEMS, ids);
+	}
+
+	/**
+	 * Locks the items that exist among {@code ids}, in id order, so their status cannot
+	 * change.
+	 */
+	public Map<UUID, LockedItem> lockShared(Collection<UUID> ids) {
+		return locked(LOCK_ITEMS_SHARED, ids);
+	}
+
+	public LockedItem lockExisting(UUID id) {
+		LockedItem item = lock(List.of(id)).get(id);
+		if (item == null) {
+			throw new ItemNotFound(id);
+		}
+		return item;
+	}
+
+	private Map<UUID, LockedItem> locked(String sql, Collection<UUID> ids) {
+		Map<UUID, LockedItem> locked = new LinkedHashMap<>();
+		if (!ids.isEmpty()) {
+			this.jdbc.sql(sql)
+				.param("ids", SqlArrays.uuids(ids))
+				.query(LockedItem::map)
+				.list()
+				.forEach((item) -> locked.put(item.id(), item));
+		}
+		return locked;
+	}
+
+	public List<ItemRow> insert(List<NewItem> items) {
+		List<UUID> ids = new ArrayList<>();
+		List<String> titles = new ArrayList<>();
+		List<String> descriptions = new ArrayList<>();
+		int[] priorities = new int[items.size()];
+		List<String> queues = new ArrayList<>();
+		List<String> metadata = new ArrayList<>();
+		List<String> parents = new ArrayList<>();
+		int[] unmet = new int[items.size()];
+		for (int i = 0; i < items.size(); i++) {
+			NewItem item = items.get(i);
+			ids.add(item.id());
+			titles.add(item.title());
+			descriptions.add(item.description());
+			priorities[i] = item.priority();
+			queues.add(item.queue());
+			metadata.add(item.metadata());
+			parents.add((item.parentId() != null) ? item.parentId().toString() : null);
+			unmet[i] = item.unmetDependencies();
+		}
+		return this.jdbc.sql(INSERT_ITEMS)
+			.param("ids", SqlArrays.uuids(ids))
+			.param("titles", SqlArrays.texts(titles))
+			.param("descriptions", SqlArrays.texts(descriptions))
+			.param("priorities", SqlArrays.ints(priorities))
+			.param("queues", SqlArrays.texts(queues))
+			.param("metadata", SqlArrays.texts(metadata))
+			.param("parents", SqlArrays.texts(parents))
+			.param("unmet", SqlArrays.ints(unmet))
+			.query(ItemRow::map)
+			.list();
+	}
+
+	public List<UUID> openSubtree(UUID rootId) {
+		return this.jdbc.sql(OPEN_SUBTREE).param("root", rootId).query(UUID.class).list();
+	}
+
+	/**
+	 * Marks the items cancelled and dequeues them; returns each cancelled item with its
+	 * parent.
+	 */
+	public List<ParentLink> markCancelled(Collection<UUID> ids, String reason) {
+		return this.jdbc.sql(MARK_CANCELLED)
+			.param("ids", SqlArrays.uuids(ids))
+			.param("reason", reason)
+			.query((rs, n) -> new ParentLink(rs.getObject("id", UUID.class), rs.getObject("parent_id", UUID.class)))
+			.list();
+	}
+
+	/** An item and its parent (null for a root). */
+	public record ParentLink(UUID itemId, UUID parentId) {
+	}
+
+}

@@ -1,0 +1,35 @@
+package dev.workgraph.item;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.UUID;
+
+import dev.workgraph.view.ItemStatus;
+
+/**
+ * An item row this transaction holds a lock on, so these values cannot change until it
+ * ends.
+ */
+public record LockedItem(UUID id, ItemStatus status, UUID parentId, long epoch, int priority, String queue,
+		int unmetDependencies, int openChildren) {
+
+	public static final String COLUMNS = "id, status, parent_id, epoch, priority, queue, unmet_dependencies, open_children";
+
+	public static LockedItem map(ResultSet rs, int rowNum) throws SQLException {
+		return new LockedItem(rs.getObject("id", UUID.class), ItemStatus.fromWire(rs.getString("status")),
+				rs.getObject("parent_id", UUID.class), rs.getLong("epoch"), rs.getInt("priority"),
+				rs.getString("queue"), rs.getInt("unmet_dependencies"), rs.getInt("open_children"));
+	}
+
+	public boolean isTerminal() {
+		return this.status.isTerminal();
+	}
+
+	public LockedItem requireOpen() {
+		if (isTerminal()) {
+			throw new ItemIsTerminal(this.id, this.status.wire());
+		}
+		return this;
+	}
+
+}

@@ -1,0 +1,263 @@
+package dev.workgraph.lease;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+
+import dev.workgraph.item.BlockerDelta;
+import dev.workgraph.item.Dependencies;
+import dev.workgraph.item.DependencyCycleDetected;
+import dev.workgraph.item.ItemNotFound;
+import dev.workgraph.item.Items;
+import dev.workgraph.item.LockedItem;
+import dev.workgraph.item.NewItem;
+import dev.workgraph.item.Readiness;
+import dev.workgraph.item.WaitForGraph;
+import dev.workgraph.support.FieldError;
+import dev.workgraph.support.InvalidRequest;
+import dev.workgraph.support.Json;
+import dev.workgraph.support.Transactions;
+import dev.workgraph.support.Uuid7;
+import dev.workgraph.view.ItemStatus;
+import dev.workgraph.view.ItemView;
+import dev.workgraph.view.ItemViews;
+import dev.workgraph.view.LeaseView;
+
+import org.springframework.stereotype.Service;
+
+/**
+ * Decompose (contract §2): under a current lease, atomically create 1–1,000 children, end
+ * the lease with outcome {@code decomposed} and leave the item blocked until every child
+ * is terminal. Children may depend on each other by key and on existing items by id.
+ */
+@Service
+class Decomposition {
+
+	private final Transactions transactions;
+
+	private final Fencing fencing;
+
+	private final Items items;
+
+	private final Dependencies dependencies;
+
+	private final Readiness readiness;
+
+	private final WaitForGraph graph;
+
+	private final ItemViews views;
+
+	Decomposition(Transactions transactions, Fencing fencing, Items items, Dependencies dependencies,
+			Readiness readiness, WaitForGraph graph, ItemViews views) {
+		this.transactions = transactions;
+		this.fencing = fencing;
+		this.items = items;
+		this.dependencies = dependencies;
+		this.readiness = readiness;
+		this.graph = graph;
+		this.views = views;
+	}
+
+	Decomposed decompose(UUID leaseId, long epoch, List<ChildSpec> children, String reason) {
+		Plan plan = plan(children);
+		Result result = this.transactions.inTransaction(() -> {
+			List<UUID> existing = List.copyOf(plan.existingTargets());
+			if (!existing.isEmpty()) {
+				this.graph.lockForChange();
+			}
+			// What the children will wait for is locked before the item that will wait
+			// for them.
+			Map<UUID, LockedItem> targets = this.items.lockShared(existing);
+			Set<UUID> completedTargets = new HashSet<>();
+			for (UUID target : existing) {
+				LockedItem dependency = targets.get(target);
+				if (dependency == null) {
+					this.fencing.lockItem(leaseId, epoch); // a stale lease is the answer
+															// that matters most
+					throw new ItemNotFound(target);
+				}
+				if (dependency.status() == ItemStatus.COMPLETED) {
+					completedTargets.add(target);
+				}
+			}
+			LockedItem item = this.fencing.lockItem(leaseId, epoch);
+			if (!existing.isEmpty()) {
+				this.graph.pathToAny(existing, item.id()).ifPresent((path) -> {
+					List<Object> cycle = new ArrayList<>();
+					cycle.add(item.id());
+					cycle.add(plan.childWaitingFor(path.getFirst()));
+					cycle.addAll(path);
+					throw new DependencyCycleDetected(cycle);
+				});
+			}
+			LeaseView lease = this.fencing.end(leaseId, epoch, LeaseOutcome.DECOMPOSED, reason);
+			List<NewItem> rows = new ArrayList<>();
+			List<Dependencies.Edge> edges = new ArrayList<>();
+			for (ChildSpec child : children) {
+				UUID id = plan.ids().get(child.key());
+				int unmet = 0;
+				for (Target target : plan.targets().get(child.key())) {
+					UUID targetId = (target.siblingKey() != null) ? plan.ids().get(target.siblingKey())
+							: target.itemId();
+					edges.add(new Dependencies.Edge(id, targetId));
+					if (target.siblingKey() != null || !completedTargets.contains(targetId)) {
+						unmet++;
+					}
+				}
+				rows.add(new NewItem(id, child.title(), child.description(),
+						Objects.requireNonNullElse(child.priority(), item.priority()),
+						Objects.requireNonNullElse(child.queue(), item.queue()), Json.objectText(child.metadata()),
+						item.id(), unmet));
+			}
+			this.items.insert(rows);
+			this.dependencies.insert(edges);
+			this.readiness.adjust(BlockerDelta.children(item.id(), children.size()));
+			return new Result(lease, item.id(), List.copyOf(plan.ids().values()));
+		});
+		return new Decomposed(result.lease(), this.views.find(result.itemId()).orElseThrow(),
+				this.views.load(result.childIds()));
+	}
+
+	/**
+	 * Checks what can be checked without the database: keys unique, every dependency a
+	 * sibling key or an item id, no cycle among siblings. Assigns ids in request order
+	 * (so siblings are claimed in the order given when nothing else distinguishes them).
+	 */
+	static Plan plan(List<ChildSpec> children) {
+		Map<String, UUID> ids = new LinkedHashMap<>();
+		List<FieldError> errors = new ArrayList<>();
+		for (int i = 0; i < children.size(); i++) {
+			String key = children.get(i).key();
+			if (ids.containsKey(key)) {
+				errors.add(new FieldError("children[" + i + "].key", "repeats the key '" + key + "'"));
+			}
+			else {
+				ids.put(key, Uuid7.next());
+			}
+		}
+		Map<String, List<Target>> targets = new HashMap<>();
+		Set<UUID> existing = new LinkedHashSet<>();
+		for (int i = 0; i < children.size(); i++) {
+			ChildSpec child = children.get(i);
+			List<Target> resolved = new ArrayList<>();
+			List<String> dependsOn = (child.dependsOn() != null) ? child.dependsOn() : List.of();
+			for (int j = 0; j < dependsOn.size(); j++) {
+				String reference = dependsOn.get(j);
+				if (ids.containsKey(reference)) {
+					resolved.add(new Target(reference, null));
+					continue;
+				}
+				try {
+					UUID itemId = UUID.fromString(reference);
+					if (!itemId.toString().equalsIgnoreCase(reference)) {
+						throw new IllegalArgumentException();
+					}
+					resolved.add(new Target(null, itemId));
+					existing.add(itemId);
+				}
+				catch (IllegalArgumentException ex) {
+					errors.add(new FieldError("children[" + i + "].dependsOn[" + j + "]",
+							"is neither the key of a sibling nor an item id"));
+				}
+			}
+			targets.putIfAbsent(child.key(), resolved.stream().distinct().toList());
+		}
+		if (!errors.isEmpty()) {
+			throw new InvalidRequest(errors);
+		}
+		List<String> cycle = siblingCycle(targets);
+		if (!cycle.isEmpty()) {
+			throw new DependencyCycleDetected(cycle);
+		}
+		return new Plan(ids, targets, existing);
+	}
+
+	/**
+	 * A cycle among sibling keys (first key repeated at the end), or empty. Depth-first,
+	 * iterative.
+	 */
+	static List<String> siblingCycle(Map<String, List<Target>> targets) {
+		Map<String, Integer> state = new HashMap<>(); // 1 = on the current path, 2 = done
+		for (String start : targets.keySet()) {
+			if (state.containsKey(start)) {
+				continue;
+			}
+			Deque<String> path = new ArrayDeque<>();
+			Deque<java.util.Iterator<Target>> pending = new ArrayDeque<>();
+			path.push(start);
+			pending.push(targets.get(start).iterator());
+			state.put(start, 1);
+			while (!path.isEmpty()) {
+				java.util.Iterator<Target> next = pending.peek();
+				if (!next.hasNext()) {
+					state.put(path.pop(), 2);
+					pending.pop();
+					continue;
+				}
+				String sibling = next.next().siblingKey();
+				if (sibling == null) {
+					continue;
+				}
+				Integer seen = state.get(sibling);
+				if (seen == null) {
+					state.put(sibling, 1);
+					path.push(sibling);
+					pending.push(targets.get(sibling).iterator());
+				}
+				else if (seen == 1) {
+					List<String> cycle = new ArrayList<>();
+					cycle.add(sibling);
+					for (String key : path) {
+						cycle.add(key);
+						if (key.equals(sibling)) {
+							break;
+						}
+					}
+					return cycle.reversed();
+				}
+			}
+		}
+		return List.of();
+	}
+
+	/** A child's dependency: a sibling (by key) or an existing item (by id). */
+	record Target(String siblingKey, UUID itemId) {
+	}
+
+	record Plan(Map<String, UUID> ids, Map<String, List<Target>> targets, Set<UUID> existingTargets) {
+
+		/**
+		 * The key of a child that depends on the given existing item, to name a cycle
+		 * through it.
+		 */
+		String childWaitingFor(UUID itemId) {
+			return this.targets.entrySet()
+				.stream()
+				.filter((entry) -> entry.getValue().stream().anyMatch((target) -> itemId.equals(target.itemId())))
+				.map(Map.Entry::getKey)
+				.findFirst()
+				.orElse("?");
+		}
+
+	}
+
+	private record Result(LeaseView lease, UUID itemId, List<UUID> childIds) {
+	}
+
+	/**
+	 * The answer to decompose: the ended lease, the now-blocked item and its new
+	 * children.
+	 */
+	record Decomposed(LeaseView lease, ItemView item, List<ItemView> children) {
+	}
+
+}

@@ -1,0 +1,37 @@
+package dev.workgraph.lease;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * @param defaultSeconds lease length when a claim or renewal names none
+ * @param maxSeconds the longest lease a worker may ask for
+ * @param reaperInterval how often expired leases are recorded
+ * @param maxConsecutiveExpirations expiries in a row after which the crash-loop guard
+ * holds the item
+ * @param reaperBatchSize expired leases recorded per reaper transaction
+ * @param reaperEnabled whether this instance runs the reaper (tests drive it by hand)
+ * @param vacuumInterval how often the claim queue's dead entries are vacuumed away; zero
+ * disables
+ */
+@ConfigurationProperties("workgraph.lease")
+public record LeaseProperties(@DefaultValue("300") int defaultSeconds, @DefaultValue("86400") int maxSeconds,
+		@DefaultValue("1s") Duration reaperInterval, @DefaultValue("3") int maxConsecutiveExpirations,
+		@DefaultValue("1000") int reaperBatchSize, @DefaultValue("true") boolean reaperEnabled,
+		@DefaultValue("2s") Duration vacuumInterval) {
+
+	public LeaseProperties {
+		if (maxSeconds < 1 || maxSeconds > 86_400) {
+			throw new IllegalArgumentException("workgraph.lease.max-seconds must be between 1 and 86400");
+		}
+		if (defaultSeconds < 1 || defaultSeconds > maxSeconds) {
+			throw new IllegalArgumentException("workgraph.lease.default-seconds must be between 1 and max-seconds");
+		}
+		if (maxConsecutiveExpirations < 1) {
+			throw new IllegalArgumentException("workgraph.lease.max-consecutive-expirations must be at least 1");
+		}
+	}
+
+}

@@ -1,0 +1,34 @@
+package dev.workgraph.view;
+
+import java.util.Locale;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/** Where an item is in its life (contract §1). */
+public enum ItemStatus {
+
+	/** Not terminal, not leased, and waiting for a dependency, a child or a human. */
+	BLOCKED,
+	/** Not terminal, not leased, nothing to wait for: the next claim may take it. */
+	READY,
+	/** A worker holds an active lease on it. */
+	LEASED,
+	/** Terminal: a lease holder completed it. */
+	COMPLETED,
+	/** Terminal: an operator or a lease holder cancelled it, or an ancestor. */
+	CANCELLED;
+
+	@JsonValue
+	public String wire() {
+		return name().toLowerCase(Locale.ROOT);
+	}
+
+	public boolean isTerminal() {
+		return this == COMPLETED || this == CANCELLED;
+	}
+
+	public static ItemStatus fromWire(String value) {
+		return valueOf(value.toUpperCase(Locale.ROOT));
+	}
+
+}

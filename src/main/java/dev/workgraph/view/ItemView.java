@@ -1,0 +1,19 @@
+package dev.workgraph.view;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import com.fasterxml.jackson.annotation.JsonRawValue;
+
+/**
+ * An item as every endpoint shows it: its fields, why it is blocked, what it depends on,
+ * its children with their results, its active lease and all its attention requests with
+ * their answers.
+ */
+public record ItemView(UUID id, String title, String description, int priority, String queue,
+		@JsonRawValue String metadata, UUID parentId, @JsonRawValue String result, long epoch, ItemStatus status,
+		Instant createdAt, Instant updatedAt, Instant readySince, Instant closedAt, String cancelReason,
+		Blockers blockers, List<DependencyView> dependsOn, List<ChildView> children, LeaseView lease,
+		List<AttentionRequestView> attentionRequests) {
+}

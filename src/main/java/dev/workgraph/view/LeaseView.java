@@ -1,0 +1,13 @@
+package dev.workgraph.view;
+
+import java.time.Instant;
+import java.util.UUID;
+
+/**
+ * A lease, active or ended. {@code active} is false from {@code expiresAt} on, even
+ * before the reaper has recorded the expiry; {@code endedAt}, {@code outcome} and
+ * {@code reason} appear once it ended.
+ */
+public record LeaseView(UUID id, UUID itemId, String workerId, long epoch, Instant acquiredAt, Instant renewedAt,
+		Instant expiresAt, boolean active, Instant endedAt, String outcome, String reason) {
+}

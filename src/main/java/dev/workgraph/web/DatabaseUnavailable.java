@@ -1,0 +1,52 @@
+package dev.workgraph.web;
+
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
+
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+
+/**
+ * Recognises failures that mean "PostgreSQL cannot be reached right now" (the pool timed
+ * out waiting for a connection, the server restarted or shut down, a connection broke
+ * mid-query) as opposed to a bug. Those answer 503 with Retry-After, so workers back off
+ * and retry instead of treating the item as broken.
+ */
+final class DatabaseUnavailable {
+
+	private DatabaseUnavailable() {
+	}
+
+	static boolean isCauseOf(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof CannotGetJdbcConnectionException || cause instanceof QueryTimeoutException
+					|| cause instanceof SQLTransientConnectionException
+					|| cause instanceof SQLNonTransientConnectionException || cause instanceof ConnectException
+					|| cause instanceof SocketException || cause instanceof SocketTimeoutException) {
+				return true;
+			}
+			if (cause instanceof SQLException sql && sql.getSQLState() != null
+					&& isUnavailableState(sql.getSQLState())) {
+				return true;
+			}
+			if (cause.getCause() == cause) {
+				break;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * 08: connection exceptions; 53: insufficient resources (too many connections);
+	 * 57P01-57P05: administrator or crash shutdown, cannot connect now, idle session
+	 * timeout; 57014: query cancelled (statement timeout).
+	 */
+	private static boolean isUnavailableState(String state) {
+		return state.startsWith("08") || state.startsWith("53") || state.startsWith("57P") || state.equals("57014");
+	}
+
+}

@@ -1,0 +1,272 @@
+package dev.workgraph.web;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.workgraph.support.FieldError;
+import dev.workgraph.support.InvalidRequest;
+import dev.workgraph.support.ProblemCode;
+import dev.workgraph.support.RequestRejected;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.InputCoercionException;
+import tools.jackson.core.exc.StreamConstraintsException;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
+
+import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.method.ParameterValidationResult;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.MissingPathVariableException;
+import org.springframework.web.bind.MissingRequestHeaderException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+/**
+ * Turns every failure into an RFC 9457 problem with a stable {@code code} (contract §3).
+ * Details are written for the caller: they name fields and ids, never Java types, SQL or
+ * stack frames. Only a genuinely unexpected failure is a 500, logged here with its stack
+ * trace and answered without it.
+ */
+@RestControllerAdvice
+class ProblemAdvice {
+
+	private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
+
+	@ExceptionHandler(InvalidRequest.class)
+	ResponseEntity<ProblemDetail> invalid(InvalidRequest ex) {
+		return Problems.invalid(ex.errors());
+	}
+
+	@ExceptionHandler(RequestRejected.class)
+	ResponseEntity<ProblemDetail> rejected(RequestRejected ex) {
+		return Problems.response(ex.code(), ex.detail(), ex.properties());
+	}
+
+	@ExceptionHandler(MethodArgumentNotValidException.class)
+	ResponseEntity<ProblemDetail> invalidBody(MethodArgumentNotValidException ex) {
+		List<FieldError> errors = ex.getBindingResult()
+			.getFieldErrors()
+			.stream()
+			.map((error) -> new FieldError(error.getField(), error.getDefaultMessage()))
+			.sorted(Comparator.comparing(FieldError::field))
+			.toList();
+		if (errors.isEmpty()) {
+			errors = List.of(new FieldError("body", "is not valid"));
+		}
+		return Problems.invalid(errors);
+	}
+
+	@ExceptionHandler(HandlerMethodValidationException.class)
+	ResponseEntity<ProblemDetail> invalidParameters(HandlerMethodValidationException ex) {
+		List<FieldError> errors = ex.getParameterValidationResults()
+			.stream()
+			.flatMap((result) -> result.getResolvableErrors()
+				.stream()
+				.map((error) -> new FieldError(parameterName(result), error.getDefaultMessage())))
+			.toList();
+		return Problems.invalid(errors);
+	}
+
+	private static String parameterName(ParameterValidationResult result) {
+		String name = result.getMethodParameter().getParameterName();
+		return (name != null) ? name : "parameter";
+	}
+
+	@ExceptionHandler(HttpMessageNotReadableException.class)
+	ResponseEntity<ProblemDetail> unreadable(HttpMessageNotReadableException ex) {
+		if (BodyTooLarge.isCauseOf(ex)) {
+			return tooLarge();
+		}
+		if (ex.getCause() instanceof JacksonException jackson) {
+			return jsonProblem(jackson);
+		}
+		return Problems.response(ProblemCode.MALFORMED_REQUEST, "The request body is missing or is not JSON");
+	}
+
+	/**
+	 * Binding a JSON tree the controller read itself ({@link RequestBodies}) fails the
+	 * same way.
+	 */
+	@ExceptionHandler(JacksonException.class)
+	ResponseEntity<ProblemDetail> jsonProblem(JacksonException ex) {
+		if (BodyTooLarge.isCauseOf(ex)) {
+			return tooLarge();
+		}
+		if (ex instanceof StreamConstraintsException) {
+			return Problems.response(ProblemCode.MALFORMED_REQUEST,
+					"The request body exceeds a JSON limit: " + ex.getOriginalMessage());
+		}
+		String field = fieldPath(ex);
+		if (ex instanceof UnrecognizedPropertyException) {
+			return Problems.invalid(List.of(new FieldError(field, "is not a known field")));
+		}
+		if (ex instanceof InputCoercionException) {
+			return Problems.invalid(List.of(new FieldError(field, "is out of range")));
+		}
+		if (ex instanceof MismatchedInputException mismatch) {
+			if (field.isEmpty() && ex.getOriginalMessage() != null
+					&& ex.getOriginalMessage().contains("end-of-input")) {
+				return Problems.response(ProblemCode.MALFORMED_REQUEST, "The request body is empty");
+			}
+			return Problems.invalid(
+					List.of(new FieldError(field.isEmpty() ? "body" : field, expectation(mismatch.getTargetType()))));
+		}
+		if (ex instanceof StreamReadException) {
+			return Problems.response(ProblemCode.MALFORMED_REQUEST,
+					"The request body is not valid JSON: " + ex.getOriginalMessage());
+		}
+		return Problems.invalid(List.of(new FieldError(field.isEmpty() ? "body" : field, "is not valid")));
+	}
+
+	private static String fieldPath(JacksonException ex) {
+		StringBuilder path = new StringBuilder();
+		for (JacksonException.Reference reference : ex.getPath()) {
+			if (reference.getPropertyName() != null) {
+				path.append(path.isEmpty() ? "" : ".").append(reference.getPropertyName());
+			}
+			else if (reference.getIndex() >= 0) {
+				path.append('[').append(reference.getIndex()).append(']');
+			}
+		}
+		return path.toString();
+	}
+
+	private static String expectation(Class<?> type) {
+		if (type == null) {
+			return "has the wrong type";
+		}
+		if (type == UUID.class) {
+			return "must be a UUID";
+		}
+		if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
+			return "must be an integer";
+		}
+		if (type == Boolean.class || type == boolean.class) {
+			return "must be true or false";
+		}
+		if (type == String.class) {
+			return "must be a string";
+		}
+		if (List.class.isAssignableFrom(type) || type.isArray()) {
+			return "must be an array";
+		}
+		if (JsonNode.class.isAssignableFrom(type) || type.isRecord() || Map.class.isAssignableFrom(type)) {
+			return "must be a JSON object";
+		}
+		return "has the wrong type";
+	}
+
+	private static ResponseEntity<ProblemDetail> tooLarge() {
+		return Problems.response(ProblemCode.PAYLOAD_TOO_LARGE, "The request body is larger than the limit");
+	}
+
+	@ExceptionHandler(MethodArgumentTypeMismatchException.class)
+	ResponseEntity<ProblemDetail> typeMismatch(MethodArgumentTypeMismatchException ex) {
+		boolean inPath = ex.getParameter()
+			.hasParameterAnnotation(org.springframework.web.bind.annotation.PathVariable.class);
+		if (inPath) {
+			// Contract §5: a malformed id in a path names nothing that exists.
+			return Problems.response(ProblemCode.NOT_FOUND,
+					"No resource has the id '" + printable(ex.getValue()) + "'");
+		}
+		String expected = (ex.getRequiredType() == UUID.class) ? "must be a UUID"
+				: (ex.getRequiredType() == Integer.class) ? "must be an integer" : "has the wrong type";
+		return Problems.invalid(List.of(new FieldError(ex.getName(), expected)));
+	}
+
+	private static String printable(Object value) {
+		String text = String.valueOf(value);
+		text = text.codePoints()
+			.filter((c) -> c >= 0x20 && c != 0x7f && !Character.isSurrogate((char) c))
+			.limit(100)
+			.collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append)
+			.toString();
+		return text;
+	}
+
+	@ExceptionHandler({ MissingServletRequestParameterException.class, MissingRequestHeaderException.class,
+			MissingPathVariableException.class })
+	ResponseEntity<ProblemDetail> missing(Exception ex) {
+		String name = switch (ex) {
+			case MissingServletRequestParameterException p -> p.getParameterName();
+			case MissingRequestHeaderException h -> h.getHeaderName();
+			case MissingPathVariableException v -> v.getVariableName();
+			default -> "parameter";
+		};
+		return Problems.invalid(List.of(new FieldError(name, "is required")));
+	}
+
+	@ExceptionHandler(HttpMediaTypeNotSupportedException.class)
+	ResponseEntity<ProblemDetail> unsupportedMediaType(HttpMediaTypeNotSupportedException ex) {
+		return Problems.response(ProblemCode.UNSUPPORTED_MEDIA_TYPE,
+				"Send the request body as application/json (Content-Type: application/json)");
+	}
+
+	@ExceptionHandler(HttpMediaTypeNotAcceptableException.class)
+	ResponseEntity<ProblemDetail> notAcceptable(HttpMediaTypeNotAcceptableException ex) {
+		return Problems.response(ProblemCode.NOT_ACCEPTABLE, "Responses are application/json");
+	}
+
+	@ExceptionHandler(HttpRequestMethodNotSupportedException.class)
+	ResponseEntity<ProblemDetail> methodNotAllowed(HttpRequestMethodNotSupportedException ex) {
+		ResponseEntity<ProblemDetail> problem = Problems.response(ProblemCode.METHOD_NOT_ALLOWED,
+				"Method " + ex.getMethod() + " is not supported here");
+		if (ex.getSupportedHttpMethods() == null) {
+			return problem;
+		}
+		HttpHeaders headers = new HttpHeaders();
+		headers.putAll(problem.getHeaders());
+		headers.setAllow(ex.getSupportedHttpMethods());
+		return new ResponseEntity<>(problem.getBody(), headers, problem.getStatusCode());
+	}
+
+	@ExceptionHandler(NoResourceFoundException.class)
+	ResponseEntity<ProblemDetail> noResource(NoResourceFoundException ex) {
+		return Problems.response(ProblemCode.NOT_FOUND, "There is nothing at " + printable("/" + ex.getResourcePath()));
+	}
+
+	@ExceptionHandler(AsyncRequestNotUsableException.class)
+	void clientWentAway() {
+		// The client closed the connection; there is nobody to answer.
+	}
+
+	@ExceptionHandler(ConcurrencyFailureException.class)
+	ResponseEntity<ProblemDetail> contended(ConcurrencyFailureException ex) {
+		log.warn("Giving up after repeated lock conflicts: {}", ex.getMessage());
+		return Problems.response(ProblemCode.SERVICE_UNAVAILABLE,
+				"The request kept conflicting with concurrent changes; retry it");
+	}
+
+	@ExceptionHandler(Exception.class)
+	ResponseEntity<ProblemDetail> unexpected(Exception ex) {
+		if (BodyTooLarge.isCauseOf(ex)) {
+			return tooLarge();
+		}
+		if (DatabaseUnavailable.isCauseOf(ex)) {
+			log.warn("Database unavailable: {}", ex.getMessage());
+			return Problems.response(ProblemCode.SERVICE_UNAVAILABLE,
+					"The database is unavailable right now; retry the request shortly");
+		}
+		log.error("Unexpected failure", ex);
+		return Problems.response(ProblemCode.INTERNAL_ERROR, "An unexpected error occurred");
+	}
+
+}

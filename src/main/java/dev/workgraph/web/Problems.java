@@ -1,0 +1,61 @@
+package dev.workgraph.web;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.workgraph.support.FieldError;
+import dev.workgraph.support.ProblemCode;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * Builds RFC 9457 problem responses: stable type and title per code, a human detail, the
+ * ids involved.
+ */
+public final class Problems {
+
+	private Problems() {
+	}
+
+	public static ProblemDetail detail(ProblemCode code, String detail, Map<String, Object> properties) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(code.status(), detail);
+		problem.setType(code.type());
+		problem.setTitle(code.title());
+		problem.setProperty("code", code.code());
+		properties.forEach(problem::setProperty);
+		return problem;
+	}
+
+	public static ResponseEntity<ProblemDetail> response(ProblemCode code, String detail) {
+		return response(code, detail, Map.of());
+	}
+
+	public static ResponseEntity<ProblemDetail> response(ProblemCode code, String detail,
+			Map<String, Object> properties) {
+		ResponseEntity.BodyBuilder builder = ResponseEntity.status(code.status())
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON);
+		if (code == ProblemCode.SERVICE_UNAVAILABLE) {
+			builder.header(HttpHeaders.RETRY_AFTER, "1");
+		}
+		return builder.body(detail(code, detail, properties));
+	}
+
+	public static ResponseEntity<ProblemDetail> invalid(List<FieldError> errors) {
+		return response(ProblemCode.VALIDATION_FAILED, dev.workgraph.support.InvalidRequest.describe(errors),
+				Map.of("errors", errors));
+	}
+
+	/**
+	 * The problem body as JSON text, for places that write the response before Spring MVC
+	 * runs.
+	 */
+	static String json(ProblemCode code, String detail) {
+		return """
+				{"type":"%s","title":"%s","status":%d,"detail":"%s","code":"%s"}""".formatted(code.type(), code.title(),
+				code.status().value(), detail.replace("\\", "\\\\").replace("\"", "\\\""), code.code());
+	}
+
+}

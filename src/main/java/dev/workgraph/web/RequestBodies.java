@@ -1,0 +1,46 @@
+package dev.workgraph.web;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+
+import dev.workgraph.support.FieldError;
+import dev.workgraph.support.InvalidRequest;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Validator;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * Binds and validates a body the controller first read as a JSON tree (for endpoints that
+ * also need the body itself, such as Idempotency-Key comparison). Errors surface exactly
+ * as they would from {@code @Valid @RequestBody}.
+ */
+@Component
+public class RequestBodies {
+
+	private final JsonMapper mapper;
+
+	private final Validator validator;
+
+	RequestBodies(JsonMapper mapper, Validator validator) {
+		this.mapper = mapper;
+		this.validator = validator;
+	}
+
+	public <T> T bind(JsonNode body, Class<T> type) {
+		T request = this.mapper.treeToValue(body, type);
+		Set<ConstraintViolation<T>> violations = this.validator.validate(request);
+		if (!violations.isEmpty()) {
+			List<FieldError> errors = violations.stream()
+				.map((violation) -> new FieldError(violation.getPropertyPath().toString(), violation.getMessage()))
+				.sorted(Comparator.comparing(FieldError::field))
+				.toList();
+			throw new InvalidRequest(errors);
+		}
+		return request;
+	}
+
+}
