@@ -131,9 +131,18 @@ class ProblemAdvice {
 		}
 		if (ex instanceof StreamReadException) {
 			return Problems.response(ProblemCode.MALFORMED_REQUEST,
-					"The request body is not valid JSON: " + ex.getOriginalMessage());
+					"The request body is not valid JSON: " + withoutSourceLocation(ex.getOriginalMessage()));
 		}
 		return Problems.invalid(List.of(new FieldError(field.isEmpty() ? "body" : field, "is not valid")));
+	}
+
+	/**
+	 * Jackson names its own settings in source locations; the caller needs only the
+	 * reason.
+	 */
+	private static String withoutSourceLocation(String message) {
+		return (message == null) ? "unreadable"
+				: message.replaceAll("\\s*\\([^()]*\\[Source: [^\\]]*\\]\\)|\\s*at \\[Source: [^\\]]*\\]", "").strip();
 	}
 
 	private static String fieldPath(JacksonException ex) {
