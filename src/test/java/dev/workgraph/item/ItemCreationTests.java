@@ -1,0 +1,188 @@
+package dev.workgraph.item;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.workgraph.testing.Api;
+import dev.workgraph.testing.Database;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code POST /items} and {@code GET /items/{id}} (contract §1, §2 "Items", §5 "Ids").
+ */
+class ItemCreationTests extends GraphTest {
+
+	private static final UUID UNKNOWN = UUID.fromString("01890000-0000-7000-8000-000000000000");
+
+	@Test
+	void createdItemAnswers201WithLocationAndDefaults() {
+		Api.Response created = this.api.post("/items", Map.of("title", "write the docs"));
+		assertThat(created.status()).as(created.toString()).isEqualTo(201);
+		JsonNode item = created.body();
+		assertThat(created.header("Location")).isEqualTo("/items/" + item.path("id").asString());
+		assertThat(item.path("title").asString()).isEqualTo("write the docs");
+		assertThat(item.path("description").isNull()).isTrue();
+		assertThat(item.path("priority").asInt()).isZero();
+		assertThat(item.path("queue").asString()).isEqualTo("default");
+		assertThat(item.path("metadata").isObject()).isTrue();
+		assertThat(item.path("metadata").size()).isZero();
+		assertThat(item.path("parentId").isNull()).isTrue();
+		assertThat(item.path("result").isNull()).isTrue();
+		assertThat(item.path("epoch").asLong()).isZero();
+		assertThat(item.path("status").asString()).isEqualTo("ready");
+		assertThat(instant(item, "readySince")).isEqualTo(instant(item, "createdAt"));
+		assertThat(item.path("closedAt").isNull()).isTrue();
+		assertThat(item.path("createdAt").asString()).endsWith("Z");
+		// The Location names the item that GET returns.
+		assertThat(this.api.get(created.header("Location")).body()).isEqualTo(item);
+	}
+
+	@Test
+	void createdItemKeepsEveryFieldItWasGiven() {
+		JsonNode item = createItem(Map.of("title", "index", "description", "build the search index", "priority", -1000,
+				"queue", "search.v2_x-1", "metadata", Map.of("owner", "ana", "tags", List.of("a", "b"))));
+		JsonNode read = item(UUID.fromString(item.path("id").asString()));
+		assertThat(read.path("description").asString()).isEqualTo("build the search index");
+		assertThat(read.path("priority").asInt()).isEqualTo(-1000);
+		assertThat(read.path("queue").asString()).isEqualTo("search.v2_x-1");
+		assertThat(read.path("metadata").path("owner").asString()).isEqualTo("ana");
+		assertThat(read.path("metadata").path("tags").size()).isEqualTo(2);
+	}
+
+	@Test
+	void itemViewShowsBlockersDependenciesChildrenLeaseAndAttentionRequests() {
+		UUID dependency = claimable("dependency");
+		UUID parent = createItem("parent", "dependsOn", List.of(dependency.toString()));
+		UUID child = createItem("child", "parentId", parent.toString());
+		JsonNode view = item(parent);
+		assertThat(view.path("blockers").path("unmetDependencies").asInt()).isEqualTo(1);
+		assertThat(view.path("blockers").path("openChildren").asInt()).isEqualTo(1);
+		assertThat(view.path("blockers").path("openAttentionRequests").asInt()).isZero();
+		assertThat(view.path("dependsOn").size()).isEqualTo(1);
+		assertThat(view.path("dependsOn").get(0).path("id").asString()).isEqualTo(dependency.toString());
+		assertThat(view.path("dependsOn").get(0).path("status").asString()).isEqualTo("ready");
+		assertThat(view.path("children").size()).isEqualTo(1);
+		JsonNode childView = view.path("children").get(0);
+		assertThat(childView.path("id").asString()).isEqualTo(child.toString());
+		assertThat(childView.path("title").asString()).isEqualTo("child");
+		assertThat(childView.path("status").asString()).isEqualTo("ready");
+		assertThat(childView.has("result")).isTrue();
+		assertThat(childView.path("result").isNull()).isTrue();
+		assertThat(view.path("lease").isNull()).isTrue();
+		assertThat(view.path("attentionRequests").isArray()).isTrue();
+		assertThat(view.path("attentionRequests").size()).isZero();
+		assertThat(item(child).path("parentId").asString()).isEqualTo(parent.toString());
+		// The dependency's status in the view follows the dependency.
+		completeItem(dependency);
+		assertThat(item(parent).path("dependsOn").get(0).path("status").asString()).isEqualTo("completed");
+	}
+
+	@Test
+	void childrenShowTheirResultsOnceCompleted() {
+		UUID parent = createItem("parent");
+		UUID child = createItem("child", "parentId", parent.toString(), "queue", "child");
+		JsonNode claim = claimItem(child);
+		Api.Response completed = this.api.post("/leases/" + leaseId(claim) + "/complete",
+				Map.of("epoch", epoch(claim), "result", Map.of("pages", 3)));
+		assertThat(completed.status()).as(completed.toString()).isEqualTo(200);
+		JsonNode childView = item(parent).path("children").get(0);
+		assertThat(childView.path("status").asString()).isEqualTo("completed");
+		assertThat(childView.path("result").path("pages").asInt()).isEqualTo(3);
+	}
+
+	@Test
+	void duplicateDependenciesInOneRequestCountOnce() {
+		UUID dependency = createItem("dependency");
+		UUID item = createItem("item", "dependsOn", List.of(dependency.toString(), dependency.toString()));
+		assertBlockers(item, 1, 0, 0);
+		assertThat(item(item).path("dependsOn").size()).isEqualTo(1);
+	}
+
+	@Test
+	void dependingOnCompletedItemsLeavesTheNewItemReady() {
+		UUID done = claimable("done");
+		completeItem(done);
+		UUID item = createItem("item", "dependsOn", List.of(done.toString()));
+		assertStatus(item, "ready");
+		assertBlockers(item, 0, 0, 0);
+	}
+
+	@Test
+	void unknownParentOrDependencyIsNotFoundAndWritesNothing() {
+		UUID existing = createItem("existing");
+		Map<String, Object> before = Database.fingerprint(this.jdbc);
+		Api.Response parent = this.api.post("/items", Map.of("title", "x", "parentId", UNKNOWN.toString()));
+		Api.Response dependency = this.api.post("/items",
+				Map.of("title", "x", "dependsOn", List.of(existing.toString(), UNKNOWN.toString())));
+		Api.Response both = this.api.post("/items",
+				Map.of("title", "x", "parentId", existing.toString(), "dependsOn", List.of(UNKNOWN.toString())));
+		for (Api.Response response : List.of(parent, dependency, both)) {
+			assertThat(response.status()).as(response.toString()).isEqualTo(404);
+			assertThat(response.code()).isEqualTo("not_found");
+			assertThat(response.raw().body()).contains(UNKNOWN.toString());
+		}
+		assertThat(Database.fingerprint(this.jdbc)).isEqualTo(before);
+	}
+
+	@Test
+	void malformedIdsInTheBodyAreValidationErrorsNamingTheField() {
+		Api.Response parent = this.api.post("/items", Map.of("title", "x", "parentId", "not-a-uuid"));
+		Api.Response dependency = this.api.post("/items", Map.of("title", "x", "dependsOn", List.of("123")));
+		Api.Response edge = this.api.post("/items/" + createItem("item") + "/dependencies", Map.of("dependsOn", "zzz"));
+		assertThat(List.of(parent.status(), dependency.status(), edge.status())).containsOnly(422);
+		assertThat(codes(parent, dependency, edge)).containsOnly("validation_failed");
+		assertThat(parent.body().path("errors").get(0).path("field").asString()).isEqualTo("parentId");
+		assertThat(dependency.body().path("errors").get(0).path("field").asString()).isEqualTo("dependsOn[0]");
+		assertThat(edge.body().path("errors").get(0).path("field").asString()).isEqualTo("dependsOn");
+	}
+
+	@Test
+	void malformedIdsInPathsAreNotFound() {
+		UUID item = createItem("item");
+		List<Api.Response> responses = List.of(this.api.get("/items/not-a-uuid"), this.api.get("/items/12345"),
+				this.api.get("/items/" + item + "0"), this.api.get("/items/not-a-uuid/leases"),
+				this.api.post("/items/not-a-uuid/cancel", Map.of()),
+				this.api.post("/items/not-a-uuid/dependencies", Map.of("dependsOn", item.toString())),
+				this.api.delete("/items/" + item + "/dependencies/not-a-uuid"),
+				this.api.delete("/items/not-a-uuid/dependencies/" + item));
+		for (Api.Response response : responses) {
+			assertThat(response.status()).as(response.toString()).isEqualTo(404);
+			assertThat(response.code()).isEqualTo("not_found");
+		}
+	}
+
+	@Test
+	void unknownItemsInPathsAreNotFound() {
+		UUID item = createItem("item");
+		List<Api.Response> responses = List.of(this.api.get("/items/" + UNKNOWN),
+				this.api.get("/items/" + UNKNOWN + "/leases"), this.api.post("/items/" + UNKNOWN + "/cancel", Map.of()),
+				addDependency(UNKNOWN, item), addDependency(item, UNKNOWN), removeDependency(UNKNOWN, item),
+				removeDependency(item, UNKNOWN));
+		for (Api.Response response : responses) {
+			assertThat(response.status()).as(response.toString()).isEqualTo(404);
+			assertThat(response.code()).isEqualTo("not_found");
+		}
+	}
+
+	@Test
+	void removingAnEdgeThatDoesNotExistIsNotFound() {
+		UUID a = createItem("a");
+		UUID b = createItem("b");
+		Api.Response removed = removeDependency(a, b);
+		assertThat(removed.status()).as(removed.toString()).isEqualTo(404);
+		assertThat(removed.code()).isEqualTo("not_found");
+	}
+
+	@Test
+	void leaseHistoryOfANeverClaimedItemIsEmpty() {
+		Api.Response leases = this.api.get("/items/" + createItem("never claimed") + "/leases");
+		assertThat(leases.status()).isEqualTo(200);
+		assertThat(leases.body().path("leases").isArray()).isTrue();
+		assertThat(leases.body().path("leases").size()).isZero();
+	}
+
+}
