@@ -33,7 +33,11 @@ public class Cancellation {
 	 * it is open.
 	 */
 	public List<UUID> cancelSubtree(UUID rootId, String reason) {
-		List<UUID> subtree = lockOpenSubtree(rootId);
+		return cancelLocked(lockOpenSubtree(rootId), reason);
+	}
+
+	/** Cancels a subtree that {@link #lockOpenSubtree} has locked. */
+	List<UUID> cancelLocked(List<UUID> subtree, String reason) {
 		List<Items.ParentLink> cancelled = this.items.markCancelled(subtree, reason);
 		List<UUID> cancelledIds = cancelled.stream().map(Items.ParentLink::itemId).toList();
 		this.participants.forEach((participant) -> participant.itemsCancelled(cancelledIds, reason));
@@ -48,12 +52,19 @@ public class Cancellation {
 	}
 
 	/**
-	 * Locks the open subtree until a fresh read finds nothing new: a child attached (or
-	 * an item completed) between reading the subtree and locking it shows up in the next
-	 * read. Once every open node is locked, nobody can attach a child below them (that
-	 * needs the parent's lock), so the set is final.
+	 * Locks the open subtree until a fresh read finds nothing new, and returns it: a
+	 * child attached (or an item completed) between reading the subtree and locking it
+	 * shows up in the next read. Once every open node is locked, nobody can attach a
+	 * child below them (that needs the parent's lock), so the set is final. An empty list
+	 * means the root is terminal or does not exist.
+	 *
+	 * <p>
+	 * Deepest items are locked first and the root last. A completion locks its item and
+	 * then the parent, so top-down locking would deadlock with every completion in
+	 * progress inside the subtree (each costing PostgreSQL's deadlock timeout, a second,
+	 * and a retry); bottom-up, the cancel just waits for them.
 	 */
-	private List<UUID> lockOpenSubtree(UUID rootId) {
+	List<UUID> lockOpenSubtree(UUID rootId) {
 		Set<UUID> locked = new HashSet<>();
 		while (true) {
 			List<UUID> subtree = this.items.openSubtree(rootId);
@@ -61,7 +72,7 @@ public class Cancellation {
 			if (unlocked.isEmpty()) {
 				return subtree;
 			}
-			this.items.lock(unlocked);
+			this.items.lockInOrder(unlocked);
 			locked.addAll(unlocked);
 		}
 	}

@@ -199,8 +199,10 @@ public class ItemCommands {
 	 */
 	void cancel(UUID itemId, String reason) {
 		this.transactions.inTransaction(() -> {
+			// The root is locked last, after its descendants (see lockOpenSubtree).
+			List<UUID> subtree = this.cancellation.lockOpenSubtree(itemId);
 			this.items.lockExisting(itemId).requireOpen();
-			this.cancellation.cancelSubtree(itemId, reason);
+			this.cancellation.cancelLocked(subtree, reason);
 		});
 	}
 

@@ -57,17 +57,28 @@ public class Items {
 			""";
 
 	/**
-	 * The root and its descendants that are still open; below a terminal item everything
-	 * is terminal.
+	 * Locks the items that exist among {@code ids} in the order given, for an order other
+	 * than by id (see {@link Cancellation}).
+	 */
+	static final String LOCK_ITEMS_IN_ORDER = """
+			select w.* from unnest(:ids::uuid[]) with ordinality as o(id, position)
+			join work_items w on w.id = o.id
+			order by o.position
+			for no key update of w
+			""";
+
+	/**
+	 * The root and its descendants that are still open, deepest first and the root last;
+	 * below a terminal item everything is terminal.
 	 */
 	static final String OPEN_SUBTREE = """
-			with recursive subtree(id) as (
-			    select id from work_items where id = :root and status not in ('completed', 'cancelled')
-			    union
-			    select c.id from subtree s join work_items c on c.parent_id = s.id
+			with recursive subtree(id, depth) as (
+			    select id, 0 from work_items where id = :root and status not in ('completed', 'cancelled')
+			    union all
+			    select c.id, s.depth + 1 from subtree s join work_items c on c.parent_id = s.id
 			    where c.status not in ('completed', 'cancelled')
 			)
-			select id from subtree
+			select id from subtree order by depth desc, id
 			""";
 
 	static final String MARK_CANCELLED = """
@@ -100,6 +111,11 @@ public class Items {
 	 */
 	public Map<UUID, LockedItem> lockShared(Collection<UUID> ids) {
 		return locked(LOCK_ITEMS_SHARED, ids);
+	}
+
+	/** Locks the items that exist among {@code ids}, in the order given. */
+	public Map<UUID, LockedItem> lockInOrder(List<UUID> ids) {
+		return locked(LOCK_ITEMS_IN_ORDER, ids);
 	}
 
 	public LockedItem lockExisting(UUID id) {
@@ -155,6 +171,7 @@ public class Items {
 			.list();
 	}
 
+	/** The open subtree under (and including) the root, deepest items first. */
 	public List<UUID> openSubtree(UUID rootId) {
 		return this.jdbc.sql(OPEN_SUBTREE).param("root", rootId).query(UUID.class).list();
 	}

@@ -126,9 +126,12 @@ class GraphConcurrencyTests extends GraphTest {
 	void cancelRacingCompletionsInsideTheSubtreeLeavesEachItemInExactlyOneEnd() {
 		for (int round = 0; round < 5; round++) {
 			UUID root = createItem("root" + round);
+			UUID middle = createItem("middle" + round, "parentId", root.toString());
 			List<JsonNode> claims = new ArrayList<>();
 			for (int i = 0; i < 6; i++) {
-				UUID child = createItem("child" + round + "." + i, "parentId", root.toString(), "queue",
+				// Half are children, half grandchildren of the root.
+				UUID parent = (i % 2 == 0) ? root : middle;
+				UUID child = createItem("child" + round + "." + i, "parentId", parent.toString(), "queue",
 						"c" + round + "-" + i);
 				claims.add(claimItem(child));
 			}
@@ -152,7 +155,9 @@ class GraphConcurrencyTests extends GraphTest {
 				}
 			}
 			assertStatus(root, "cancelled");
+			assertStatus(middle, "cancelled");
 			assertBlockers(root, 0, 0, 0);
+			assertBlockers(middle, 0, 0, 0);
 			assertThat(this.audit.run().inconsistencies()).as("audit after round %d", round).isEmpty();
 		}
 	}
