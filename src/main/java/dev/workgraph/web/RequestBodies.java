@@ -35,12 +35,20 @@ public class RequestBodies {
 		Set<ConstraintViolation<T>> violations = this.validator.validate(request);
 		if (!violations.isEmpty()) {
 			List<FieldError> errors = violations.stream()
-				.map((violation) -> new FieldError(violation.getPropertyPath().toString(), violation.getMessage()))
+				.map((violation) -> new FieldError(fieldName(violation), violation.getMessage()))
 				.sorted(Comparator.comparing(FieldError::field))
 				.toList();
 			throw new InvalidRequest(errors);
 		}
 		return request;
+	}
+
+	/**
+	 * The property path as the client wrote it: {@code dependsOn[0]}, without the
+	 * validator's container-element nodes ({@code dependsOn[0].<list element>}).
+	 */
+	private static String fieldName(ConstraintViolation<?> violation) {
+		return violation.getPropertyPath().toString().replaceAll("\\.<[^>]*>", "");
 	}
 
 }

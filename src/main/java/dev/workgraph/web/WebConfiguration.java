@@ -1,7 +1,14 @@
 package dev.workgraph.web;
 
+import java.util.UUID;
+
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
+import tools.jackson.databind.type.LogicalType;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -17,6 +24,24 @@ class WebConfiguration {
 				new RequestSizeLimitFilter(properties.maxRequestSize().toBytes()));
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
 		return registration;
+	}
+
+	/**
+	 * A JSON value of the wrong type is a validation error (contract §5). Jackson by
+	 * default turns numbers and booleans into strings (so {@code {"title": 1}} would
+	 * create the title "1" and {@code {"reason": true}} the reason "true") and an empty
+	 * string into a null UUID (so {@code {"parentId": ""}} would create a root item):
+	 * both are refused here.
+	 */
+	@Bean
+	JsonMapperBuilderCustomizer strictScalarTypes() {
+		return (builder) -> builder
+			.withCoercionConfig(LogicalType.Textual,
+					(config) -> config.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+						.setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+						.setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
+			.withCoercionConfig(UUID.class,
+					(config) -> config.setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail));
 	}
 
 	/**
