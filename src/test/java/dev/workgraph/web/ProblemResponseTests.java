@@ -36,6 +36,40 @@ class ProblemResponseTests extends ServiceTest {
 		assertThat(Database.fingerprint(this.jdbc)).isEqualTo(before);
 	}
 
+	@Test
+	void bodiesThatAreNotOneWellFormedJsonValueAreMalformedWhateverTheirFirstToken() {
+		String deepArrays = "[".repeat(10_000) + "]".repeat(10_000);
+		for (String path : List.of("/items", "/claims", "/items/" + UUID.randomUUID() + "/cancel")) {
+			assertProblem(post(path, deepArrays), 400, "malformed_request");
+			assertProblem(post(path, "[" + "{\"a\":".repeat(120) + "1" + "}".repeat(120) + "]"), 400,
+					"malformed_request");
+		}
+		Api.Response trailing = post("/items", "{\"title\":\"t\"} {\"title\":\"u\"}");
+		assertProblem(trailing, 400, "malformed_request");
+		assertProblem(post("/claims", "{\"workerId\":1} x"), 400, "malformed_request");
+		assertProblem(post("/items", "[1, 2"), 400, "malformed_request");
+		// Exactly 100 levels is allowed: the item, its metadata and 98 more.
+		String deepest = "{\"title\":\"t\",\"metadata\":" + "{\"a\":".repeat(98) + "{}" + "}".repeat(98) + "}";
+		assertThat(post("/items", deepest).status()).isEqualTo(201);
+		assertProblem(post("/items", deepest.replace("{}", "{\"b\":{}}")), 400, "malformed_request");
+		assertThat(itemCount()).as("only the valid request wrote").isEqualTo(1);
+	}
+
+	@Test
+	void unpairedSurrogatesInKeysAreValidationErrorsNamingWhereTheKeyIs() {
+		assertInvalid(post("/items", "{\"title\":\"t\",\"metadata\":{\"\\ud800\":1}}"), "metadata");
+		assertInvalid(post("/items", "{\"title\":\"t\",\"metadata\":{\"a\":[{\"b\":1,\"\\udc00x\":2}]}}"),
+				"metadata.a[0]");
+		assertInvalid(post("/items", "{\"\\ud83d\":\"t\"}"), "body");
+		// A well-formed pair in a key is fine.
+		assertThat(post("/items", "{\"title\":\"t\",\"metadata\":{\"\\ud83d\\ude00\":1}}").status()).isEqualTo(201);
+		assertThat(itemCount()).as("only the valid request wrote").isEqualTo(1);
+	}
+
+	private long itemCount() {
+		return this.jdbc.sql("select count(*) from work_items").query(Long.class).single();
+	}
+
 	private Api.Response post(String path, String json) {
 		return this.api.raw("POST", path, json.getBytes(StandardCharsets.UTF_8),
 				Map.of("Content-Type", "application/json"));
