@@ -9,6 +9,7 @@ import dev.workgraph.support.FieldError;
 import dev.workgraph.support.InvalidRequest;
 import dev.workgraph.support.ProblemCode;
 import dev.workgraph.support.RequestRejected;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
@@ -211,16 +212,33 @@ class ProblemAdvice {
 		return text;
 	}
 
-	@ExceptionHandler({ MissingServletRequestParameterException.class, MissingRequestHeaderException.class,
-			MissingPathVariableException.class })
+	@ExceptionHandler({ MissingServletRequestParameterException.class, MissingRequestHeaderException.class })
 	ResponseEntity<ProblemDetail> missing(Exception ex) {
 		String name = switch (ex) {
 			case MissingServletRequestParameterException p -> p.getParameterName();
 			case MissingRequestHeaderException h -> h.getHeaderName();
-			case MissingPathVariableException v -> v.getVariableName();
 			default -> "parameter";
 		};
 		return Problems.invalid(List.of(new FieldError(name, "is required")));
+	}
+
+	/**
+	 * A path id that converts to nothing ({@code /items/%20} is blank once trimmed) is a
+	 * malformed id in a path, which names nothing that exists (contract §5).
+	 */
+	@ExceptionHandler(MissingPathVariableException.class)
+	ResponseEntity<ProblemDetail> blankPathVariable(MissingPathVariableException ex) {
+		return Problems.response(ProblemCode.NOT_FOUND, "No resource has a blank " + ex.getVariableName());
+	}
+
+	/**
+	 * Tomcat decodes the query string when a parameter is first read, and fails there on
+	 * bad percent-encoding ({@code ?cursor=%%%}) or bytes that are not UTF-8.
+	 */
+	@ExceptionHandler(InvalidParameterException.class)
+	ResponseEntity<ProblemDetail> undecodableQueryString(InvalidParameterException ex) {
+		return Problems.response(ProblemCode.MALFORMED_REQUEST,
+				"The query string is not valid: parameters must be percent-encoded UTF-8");
 	}
 
 	@ExceptionHandler(HttpMediaTypeNotSupportedException.class)

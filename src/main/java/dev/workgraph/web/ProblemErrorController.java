@@ -1,8 +1,7 @@
 package dev.workgraph.web;
 
-import java.util.Arrays;
-
 import dev.workgraph.support.ProblemCode;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -23,16 +22,16 @@ class ProblemErrorController implements ErrorController {
 	@RequestMapping("${server.error.path:/error}")
 	ResponseEntity<ProblemDetail> error(HttpServletRequest request) {
 		Object status = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+		if (status == null && request.getDispatcherType() != DispatcherType.ERROR) {
+			// A client asked for the error path itself: there is nothing here for it.
+			return Problems.response(ProblemCode.NOT_FOUND, "There is nothing at this path");
+		}
 		int code = (status instanceof Integer value) ? value : 500;
 		Throwable failure = (Throwable) request.getAttribute(RequestDispatcher.ERROR_EXCEPTION);
 		if (failure != null && BodyTooLarge.isCauseOf(failure)) {
 			code = ProblemCode.PAYLOAD_TOO_LARGE.status().value();
 		}
-		int statusCode = code;
-		ProblemCode problem = Arrays.stream(ProblemCode.values())
-			.filter((candidate) -> candidate.status().value() == statusCode)
-			.findFirst()
-			.orElse((statusCode >= 500) ? ProblemCode.INTERNAL_ERROR : ProblemCode.MALFORMED_REQUEST);
+		ProblemCode problem = Problems.codeFor(code);
 		return Problems.response(problem, (problem == ProblemCode.INTERNAL_ERROR) ? "An unexpected error occurred"
 				: "The request could not be processed: " + problem.title().toLowerCase(java.util.Locale.ROOT));
 	}

@@ -1,5 +1,6 @@
 package dev.workgraph.web;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -53,9 +54,25 @@ public final class Problems {
 	 * runs.
 	 */
 	static String json(ProblemCode code, String detail) {
+		return json(code.status().value(), code, detail);
+	}
+
+	/** As {@link #json(ProblemCode, String)}, for a status the code does not own. */
+	static String json(int status, ProblemCode code, String detail) {
 		return """
 				{"type":"%s","title":"%s","status":%d,"detail":"%s","code":"%s"}""".formatted(code.type(), code.title(),
-				code.status().value(), detail.replace("\\", "\\\\").replace("\"", "\\\""), code.code());
+				status, detail.replace("\\", "\\\\").replace("\"", "\\\""), code.code());
+	}
+
+	/**
+	 * The code for an error status raised outside the application (by the servlet
+	 * container): the contract's code for that status, else a generic one.
+	 */
+	static ProblemCode codeFor(int status) {
+		return Arrays.stream(ProblemCode.values())
+			.filter((candidate) -> candidate.status().value() == status)
+			.findFirst()
+			.orElse((status >= 500) ? ProblemCode.INTERNAL_ERROR : ProblemCode.MALFORMED_REQUEST);
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.workgraph.web;
 
 import java.util.UUID;
 
+import org.apache.catalina.core.StandardHost;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.type.LogicalType;
@@ -9,6 +10,7 @@ import tools.jackson.databind.type.LogicalType;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
+import org.springframework.boot.tomcat.TomcatContextCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -24,6 +26,20 @@ class WebConfiguration {
 				new RequestSizeLimitFilter(properties.maxRequestSize().toBytes()));
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
 		return registration;
+	}
+
+	/**
+	 * Requests Tomcat refuses before routing them get a problem too, not Tomcat's HTML
+	 * page. The context is already attached to its host here, and the host installs its
+	 * error report valve when it starts.
+	 */
+	@Bean
+	TomcatContextCustomizer problemErrorReports() {
+		return (context) -> {
+			if (context.getParent() instanceof StandardHost host) {
+				host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
+			}
+		};
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package dev.workgraph.web;
 
+import java.io.IOException;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +12,7 @@ import dev.workgraph.testing.Database;
 import dev.workgraph.testing.ServiceTest;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,6 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * contract's {@code code}; bad input is a 4xx, never a 500, and writes nothing.
  */
 class ProblemResponseTests extends ServiceTest {
+
+	private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
 	@Test
 	void wrongJsonTypesAreValidationErrorsNotCoercedValues() {
@@ -66,6 +71,83 @@ class ProblemResponseTests extends ServiceTest {
 		assertThat(itemCount()).as("only the valid request wrote").isEqualTo(1);
 	}
 
+	@Test
+	void requestsRefusedBeforeRoutingStillGetAProblem() throws IOException {
+		for (String target : List.of("/items/%zz", "/items/..%2F..%2Fetc", "/items/%C0%AF", "/items/%00")) {
+			RawResponse response = rawGet(target);
+			assertThat(response.status()).as(target).isEqualTo(400);
+			assertThat(response.header("content-type")).as(target).startsWith("application/problem+json");
+			JsonNode problem = MAPPER.readTree(response.body());
+			assertThat(problem.path("code").asString()).as(target).isEqualTo("malformed_request");
+			assertThat(problem.path("status").asInt()).isEqualTo(400);
+			assertThat(response.body()).doesNotContain("<html", "Tomcat", "Exception");
+		}
+	}
+
+	@Test
+	void undecodableQueryStringsAreMalformedNotServerErrors() throws IOException {
+		for (String target : List.of("/items?cursor=%%%", "/items?limit=%C0", "/attention-requests?status=%ZZ")) {
+			RawResponse response = rawGet(target);
+			assertThat(response.status()).as(target + " " + response.body()).isEqualTo(400);
+			assertThat(MAPPER.readTree(response.body()).path("code").asString()).isEqualTo("malformed_request");
+		}
+	}
+
+	@Test
+	void blankOrMalformedIdsInPathsAreNotFound() {
+		for (String path : List.of("/items/%20", "/items/%20/leases", "/leases/%20", "/attention-requests/%20",
+				"/items/not-an-id", "/leases/42", "/attention-requests/" + UUID.randomUUID() + "x")) {
+			assertProblem(this.api.get(path), 404, "not_found");
+		}
+		assertProblem(post("/items/%20/cancel", "{}"), 404, "not_found");
+	}
+
+	@Test
+	void theErrorPathItselfIsNotFound() {
+		assertProblem(this.api.get("/error"), 404, "not_found");
+		assertProblem(post("/error", "{}"), 404, "not_found");
+	}
+
+	/**
+	 * Sends a request line exactly as written, which java.net.URI would refuse to build.
+	 */
+	private RawResponse rawGet(String target) throws IOException {
+		try (Socket socket = new Socket("127.0.0.1", this.port)) {
+			socket.setSoTimeout(30_000);
+			socket.getOutputStream()
+				.write(("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+					.getBytes(StandardCharsets.ISO_8859_1));
+			String raw = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+			int headEnd = raw.indexOf("\r\n\r\n");
+			String[] head = raw.substring(0, headEnd).split("\r\n");
+			Map<String, String> headers = new java.util.HashMap<>();
+			for (int i = 1; i < head.length; i++) {
+				int colon = head[i].indexOf(':');
+				headers.put(head[i].substring(0, colon).trim().toLowerCase(java.util.Locale.ROOT),
+						head[i].substring(colon + 1).trim());
+			}
+			String body = raw.substring(headEnd + 4);
+			if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+				body = dechunk(body);
+			}
+			return new RawResponse(Integer.parseInt(head[0].split(" ")[1]), headers, body);
+		}
+	}
+
+	private static String dechunk(String chunked) {
+		StringBuilder body = new StringBuilder();
+		int at = 0;
+		while (true) {
+			int lineEnd = chunked.indexOf("\r\n", at);
+			int size = Integer.parseInt(chunked.substring(at, lineEnd).trim(), 16);
+			if (size == 0) {
+				return body.toString();
+			}
+			body.append(chunked, lineEnd + 2, lineEnd + 2 + size);
+			at = lineEnd + 2 + size + 2;
+		}
+	}
+
 	private long itemCount() {
 		return this.jdbc.sql("select count(*) from work_items").query(Long.class).single();
 	}
@@ -90,6 +172,14 @@ class ProblemResponseTests extends ServiceTest {
 		assertThat(problem.path("status").asInt()).isEqualTo(status);
 		assertThat(problem.path("title").asString()).isNotBlank();
 		assertThat(problem.path("detail").asString()).isNotBlank();
+	}
+
+	record RawResponse(int status, Map<String, String> headers, String body) {
+
+		String header(String name) {
+			return this.headers.get(name);
+		}
+
 	}
 
 	static List<String> fields(Api.Response response) {
