@@ -3,7 +3,10 @@ package dev.workgraph.web;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Type;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +34,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestBodyAdviceAd
  * that syntax is judged before types (contract §5): a body that is not JSON, holds
  * trailing data, or nests deeper than 100 levels is 400 {@code malformed_request} even
  * when its first token already has the wrong type for the endpoint (a 10,000-deep array
- * sent where an object is expected would otherwise be a 422 about the type).
+ * sent where an object is expected would otherwise be a 422 about the type). Bodies must
+ * be strict UTF-8 (RFC 8259 §8.1) unless the Content-Type names another charset.
  *
  * <p>
  * JSON allows any {@code \\uXXXX} escape, but Jackson refuses an unpaired surrogate in a
@@ -70,6 +74,9 @@ class WellFormedJsonBodies extends RequestBodyAdviceAdapter {
 	}
 
 	private void check(byte[] body, Charset charset, HttpInputMessage input) {
+		if (charset.equals(StandardCharsets.UTF_8) && !isStrictUtf8(body)) {
+			throw new RequestRejected(ProblemCode.MALFORMED_REQUEST, "The request body is not valid UTF-8");
+		}
 		JsonParser parser = charset.equals(StandardCharsets.UTF_8) ? this.mapper.createParser(body)
 				: this.mapper.createParser(new String(body, charset));
 		try (parser) {
@@ -87,6 +94,24 @@ class WellFormedJsonBodies extends RequestBodyAdviceAdapter {
 				throw new InvalidRequest(pathOfEnclosingObject(parser), "must not contain an unpaired surrogate");
 			}
 			throw new HttpMessageNotReadableException("Unreadable JSON", ex, input);
+		}
+	}
+
+	/**
+	 * Jackson's UTF-8 decoder accepts overlong forms ({@code C0 AF} reads as '/'), so a
+	 * body could smuggle characters past any check done on its bytes; the JDK decoder
+	 * refuses them, and encoded surrogates, as RFC 3629 requires.
+	 */
+	private static boolean isStrictUtf8(byte[] body) {
+		try {
+			StandardCharsets.UTF_8.newDecoder()
+				.onMalformedInput(CodingErrorAction.REPORT)
+				.onUnmappableCharacter(CodingErrorAction.REPORT)
+				.decode(ByteBuffer.wrap(body));
+			return true;
+		}
+		catch (CharacterCodingException ex) {
+			return false;
 		}
 	}
 

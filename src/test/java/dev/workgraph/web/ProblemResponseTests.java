@@ -72,6 +72,38 @@ class ProblemResponseTests extends ServiceTest {
 	}
 
 	@Test
+	void bodiesMustBeStrictUtf8() {
+		byte[][] invalid = { { (byte) 0xc0, (byte) 0xaf }, // overlong '/'
+				{ (byte) 0xe0, (byte) 0x80, (byte) 0xaf }, // overlong '/', three bytes
+				{ (byte) 0xed, (byte) 0xa0, (byte) 0x80 }, // an encoded surrogate
+				{ (byte) 0xff }, { (byte) 0xc3 }, { (byte) 0xf4, (byte) 0x90, (byte) 0x80, (byte) 0x80 } };
+		for (byte[] bytes : invalid) {
+			byte[] body = concat("{\"title\":\"a".getBytes(StandardCharsets.US_ASCII), bytes,
+					"\"}".getBytes(StandardCharsets.US_ASCII));
+			assertProblem(this.api.raw("POST", "/items", body, Map.of("Content-Type", "application/json")), 400,
+					"malformed_request");
+		}
+		assertThat(itemCount()).isZero();
+		Api.Response latin1 = this.api.raw("POST", "/items",
+				"{\"title\":\"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1),
+				Map.of("Content-Type", "application/json; charset=ISO-8859-1"));
+		assertThat(latin1.status()).as(latin1.toString()).isEqualTo(201);
+		assertThat(latin1.body().path("title").asString()).isEqualTo("caf\u00e9");
+	}
+
+	@Test
+	void multipartAndFormBodiesAreUnsupportedMediaTypes() {
+		for (String type : List.of("multipart/form-data; boundary=b", "multipart/form-data",
+				"application/x-www-form-urlencoded")) {
+			Api.Response response = this.api.raw("POST", "/items",
+					"--b\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nt\r\n--b--\r\n"
+						.getBytes(StandardCharsets.US_ASCII),
+					Map.of("Content-Type", type));
+			assertProblem(response, 415, "unsupported_media_type");
+		}
+	}
+
+	@Test
 	void requestsRefusedBeforeRoutingStillGetAProblem() throws IOException {
 		for (String target : List.of("/items/%zz", "/items/..%2F..%2Fetc", "/items/%C0%AF", "/items/%00")) {
 			RawResponse response = rawGet(target);
@@ -146,6 +178,14 @@ class ProblemResponseTests extends ServiceTest {
 			body.append(chunked, lineEnd + 2, lineEnd + 2 + size);
 			at = lineEnd + 2 + size + 2;
 		}
+	}
+
+	private static byte[] concat(byte[]... parts) {
+		java.io.ByteArrayOutputStream all = new java.io.ByteArrayOutputStream();
+		for (byte[] part : parts) {
+			all.writeBytes(part);
+		}
+		return all.toByteArray();
 	}
 
 	private long itemCount() {
