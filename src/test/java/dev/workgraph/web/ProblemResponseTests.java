@@ -25,6 +25,63 @@ class ProblemResponseTests extends ServiceTest {
 	private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
 	@Test
+	void validationNamesEveryBadField() {
+		Api.Response item = post("/items", """
+				{"title":"","description":"\\u0000","priority":5000,"queue":"A B",
+				 "metadata":[],"dependsOn":[null]}""");
+		assertInvalid(item, "title", "description", "priority", "queue", "metadata", "dependsOn[0]");
+		assertThat(item.body().path("detail").asString()).contains("title", "priority", "queue", "metadata");
+		Api.Response claim = post("/claims", "{\"workerId\":\"\",\"queues\":[\"ok\",\"NOT OK\",null]}");
+		assertInvalid(claim, "workerId", "queues[1]", "queues[2]");
+		Api.Response resolve = post("/attention-requests/" + UUID.randomUUID() + "/resolve",
+				"{\"resolution\":\"\",\"resolvedBy\":\"" + "b".repeat(201) + "\"}");
+		assertInvalid(resolve, "resolution", "resolvedBy");
+		for (JsonNode error : item.body().path("errors")) {
+			assertThat(error.path("message").asString()).isNotBlank();
+		}
+		assertThat(itemCount()).isZero();
+	}
+
+	@Test
+	void stringLengthsCountCodePointsNotUtf16Units() {
+		String astral = "\uD83D\uDE00"; // one code point, two UTF-16 units
+		Api.Response longest = this.api.post("/items", Map.of("title", astral.repeat(500)));
+		assertThat(longest.status()).as("500 code points, 1000 UTF-16 units").isEqualTo(201);
+		assertThat(longest.body().path("title").asString()).isEqualTo(astral.repeat(500));
+		assertInvalid(this.api.post("/items", Map.of("title", astral.repeat(501))), "title");
+		Api.Response reason = this.api.post("/items/" + longest.id() + "/cancel",
+				Map.of("reason", "\u00e9".repeat(2000)));
+		assertThat(reason.status()).as(reason.toString()).isEqualTo(200);
+	}
+
+	@Test
+	void jsonObjectSizesCountUtf8BytesOfCompactJson() {
+		// {"k":"…"} is 8 bytes around the value: 65,528 more make exactly 64 KiB.
+		String fits = "{ \"k\" :  \"" + "x".repeat(65_528) + "\" }";
+		Api.Response atLimit = post("/items", "{\"title\":\"t\",\"metadata\":" + fits + "}");
+		assertThat(atLimit.status()).as("whitespace does not count").isEqualTo(201);
+		assertInvalid(post("/items", "{\"title\":\"t\",\"metadata\":{\"k\":\"" + "x".repeat(65_529) + "\"}}"),
+				"metadata");
+		// é is one character but two UTF-8 bytes.
+		assertInvalid(post("/items", "{\"title\":\"t\",\"metadata\":{\"k\":\"" + "\u00e9".repeat(32_765) + "\"}}"),
+				"metadata");
+		assertThat(itemCount()).isOne();
+	}
+
+	@Test
+	void bodyOfExactlyTenMebibytesIsReadAndOneByteMoreIsTooLarge() throws Exception {
+		int limit = 10 * 1024 * 1024;
+		Api.Response atLimit = this.api.raw("POST", "/items", BadInputCatalogueTests.oversizedJson(limit),
+				Map.of("Content-Type", "application/json"));
+		// Read and parsed: a 10 MiB title is simply too long.
+		assertInvalid(atLimit, "title");
+		Api.Response over = this.api.raw("POST", "/items", BadInputCatalogueTests.oversizedJson(limit + 1),
+				Map.of("Content-Type", "application/json"));
+		assertProblem(over, 413, "payload_too_large");
+		assertThat(itemCount()).isZero();
+	}
+
+	@Test
 	void wrongJsonTypesAreValidationErrorsNotCoercedValues() {
 		UUID item = createItem("item");
 		Map<String, Object> before = Database.fingerprint(this.jdbc);
