@@ -103,6 +103,29 @@ class ItemCreationTests extends GraphTest {
 	}
 
 	@Test
+	void anItemMayDependOnAThousandItemsButNoMore() {
+		// One decompose makes a thousand items in one request.
+		UUID planner = claimable("planner");
+		JsonNode claim = claimItem(planner);
+		List<Map<String, Object>> children = new java.util.ArrayList<>();
+		for (int i = 0; i < 1001; i++) {
+			children.add(Map.of("key", "k" + i, "title", "part " + i));
+		}
+		Api.Response decomposed = this.api.post("/leases/" + leaseId(claim) + "/decompose",
+				Map.of("epoch", epoch(claim), "children", children.subList(0, 1000)));
+		assertThat(decomposed.status()).as(decomposed.toString()).isEqualTo(201);
+		List<String> parts = ids(decomposed.body().path("children"));
+		assertThat(parts).hasSize(1000);
+		UUID item = createItem("assemble", "dependsOn", parts);
+		assertBlockers(item, 1000, 0, 0);
+		List<String> tooMany = new java.util.ArrayList<>(parts);
+		tooMany.add(planner.toString());
+		Api.Response rejected = this.api.post("/items", Map.of("title", "too many", "dependsOn", tooMany));
+		assertThat(rejected.status()).as(rejected.toString()).isEqualTo(422);
+		assertThat(rejected.body().path("errors").get(0).path("field").asString()).isEqualTo("dependsOn");
+	}
+
+	@Test
 	void dependingOnCompletedItemsLeavesTheNewItemReady() {
 		UUID done = claimable("done");
 		completeItem(done);

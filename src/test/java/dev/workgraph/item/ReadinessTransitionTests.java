@@ -5,10 +5,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.workgraph.lease.LeaseReaper;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Database;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,6 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * afresh on every move into {@code ready} (contract §1, implementation notes).
  */
 class ReadinessTransitionTests extends GraphTest {
+
+	@Autowired
+	private LeaseReaper reaper;
 
 	@Test
 	void itemWithUnmetDependenciesIsBlockedUntilTheLastOneCompletes() {
@@ -89,6 +95,22 @@ class ReadinessTransitionTests extends GraphTest {
 		assertThat(released.body().path("item").path("status").asString()).isEqualTo("blocked");
 		assertStatus(item, "blocked");
 		completeItem(dependency);
+		assertStatus(item, "ready");
+	}
+
+	@Test
+	void dependencyAddedToALeasedItemBlocksItOnceTheExpiryIsRecorded() {
+		UUID item = claimable("item");
+		UUID dependency = createItem("dependency");
+		JsonNode claim = claimItem(item);
+		assertThat(addDependency(item, dependency).status()).isEqualTo(201);
+		expireLease(leaseId(claim));
+		// Expired but not yet recorded: still leased.
+		assertStatus(item, "leased");
+		assertThat(this.reaper.reapExpired()).isEqualTo(1);
+		assertStatus(item, "blocked");
+		assertBlockers(item, 1, 0, 0);
+		assertThat(removeDependency(item, dependency).status()).isEqualTo(204);
 		assertStatus(item, "ready");
 	}
 
