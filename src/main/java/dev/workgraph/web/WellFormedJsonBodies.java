@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Type;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
 import java.nio.charset.Charset;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -103,15 +105,21 @@ class WellFormedJsonBodies extends RequestBodyAdviceAdapter {
 	 * refuses them, and encoded surrogates, as RFC 3629 requires.
 	 */
 	private static boolean isStrictUtf8(byte[] body) {
-		try {
-			StandardCharsets.UTF_8.newDecoder()
-				.onMalformedInput(CodingErrorAction.REPORT)
-				.onUnmappableCharacter(CodingErrorAction.REPORT)
-				.decode(ByteBuffer.wrap(body));
-			return true;
-		}
-		catch (CharacterCodingException ex) {
-			return false;
+		CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+			.onMalformedInput(CodingErrorAction.REPORT)
+			.onUnmappableCharacter(CodingErrorAction.REPORT);
+		ByteBuffer in = ByteBuffer.wrap(body);
+		// Decoded a buffer at a time: only the verdict is needed, not the text.
+		CharBuffer out = CharBuffer.allocate(8192);
+		while (true) {
+			CoderResult result = decoder.decode(in, out, true);
+			if (result.isError()) {
+				return false;
+			}
+			if (result.isUnderflow()) {
+				return !decoder.flush(out.clear()).isError();
+			}
+			out.clear();
 		}
 	}
 
