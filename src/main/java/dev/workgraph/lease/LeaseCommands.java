@@ -55,14 +55,16 @@ public class LeaseCommands {
 			    set status = 'completed', result = :result::jsonb, closed_at = now(), updated_at = now(),
 			        consecutive_expirations = 0
 			    from recorded r
-			    where w.id = r.item_id
+			    where w.id = r.item_id and w.open_children = 0 and w.unmet_dependencies = 0
 			    returning w.id, w.parent_id
 			)
 			select r.lease_id as id, r.item_id, r.worker_id, r.epoch, r.acquired_at, r.renewed_at, r.expires_at,
-			    false as active, r.ended_at, r.outcome, r.reason, c.parent_id,
+			    false as active, r.ended_at, r.outcome, r.reason,
+			    c.id is not null as completed, c.parent_id, w.open_children, w.unmet_dependencies,
 			    array(select d.item_id from dependencies d where d.depends_on_id = r.item_id) as dependents
 			from recorded r
-			join completed c on c.id = r.item_id
+			join work_items w on w.id = r.item_id
+			left join completed c on c.id = r.item_id
 			""";
 
 	static final String RENEW_IF_CURRENT = """
@@ -133,20 +135,22 @@ public class LeaseCommands {
 	LeaseAndItem complete(UUID leaseId, long epoch, JsonNode result) {
 		LeaseView lease = this.transactions.inTransaction(() -> {
 			LockedItem item = this.fencing.lockItem(leaseId, epoch);
-			if (item.openChildren() > 0) {
-				throw new OpenChildrenRemain(item.id(), item.openChildren());
-			}
-			if (item.unmetDependencies() > 0) {
-				throw new UnmetDependenciesRemain(item.id(), item.unmetDependencies());
-			}
 			Completion completion = this.jdbc.sql(COMPLETE_IF_CURRENT)
 				.param("leaseId", leaseId)
 				.param("epoch", epoch)
 				.param("result", Json.textOrNull(result))
-				.query((rs, n) -> new Completion(LeaseViews.map(rs, n), Rows.uuid(rs, "parent_id"),
+				.query((rs, n) -> new Completion(LeaseViews.map(rs, n), rs.getBoolean("completed"),
+						Rows.uuid(rs, "parent_id"), rs.getInt("open_children"), rs.getInt("unmet_dependencies"),
 						uuids(rs.getArray("dependents"))))
 				.optional()
 				.orElseThrow(() -> this.fencing.rejection(leaseId, epoch));
+			if (!completion.completed()) {
+				// Thrown inside the transaction: the lease deleted above is restored.
+				if (completion.openChildren() > 0) {
+					throw new OpenChildrenRemain(item.id(), completion.openChildren());
+				}
+				throw new UnmetDependenciesRemain(item.id(), completion.unmetDependencies());
+			}
 			List<BlockerDelta> unblocked = new ArrayList<>();
 			completion.dependents().forEach((dependent) -> unblocked.add(BlockerDelta.dependencies(dependent, -1)));
 			if (completion.parentId() != null) {
@@ -211,7 +215,8 @@ public class LeaseCommands {
 	record LeaseAndItem(LeaseView lease, ItemView item) {
 	}
 
-	private record Completion(LeaseView lease, UUID parentId, List<UUID> dependents) {
+	private record Completion(LeaseView lease, boolean completed, UUID parentId, int openChildren,
+			int unmetDependencies, List<UUID> dependents) {
 	}
 
 }
