@@ -111,8 +111,10 @@ class ProblemAdvice {
 			return tooLarge();
 		}
 		if (ex instanceof StreamConstraintsException) {
+			String message = String.valueOf(ex.getOriginalMessage());
 			return Problems.response(ProblemCode.MALFORMED_REQUEST,
-					"The request body exceeds a JSON limit: " + ex.getOriginalMessage());
+					message.contains("nesting depth") ? "The request body nests JSON deeper than 100 levels"
+							: "The request body exceeds a JSON size limit");
 		}
 		String field = fieldPath(ex);
 		if (ex instanceof UnrecognizedPropertyException) {

@@ -1,5 +1,7 @@
 package dev.workgraph.web;
 
+import tools.jackson.databind.json.JsonMapper;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -10,6 +12,11 @@ import org.springframework.util.unit.DataSize;
 
 @Configuration(proxyBeanMethods = false)
 class WebConfiguration {
+
+	@Bean
+	StrictJsonHttpMessageConverter strictJsonHttpMessageConverter(JsonMapper mapper) {
+		return new StrictJsonHttpMessageConverter(mapper);
+	}
 
 	@Bean
 	FilterRegistrationBean<RequestSizeLimitFilter> requestSizeLimitFilter(HttpProperties properties) {
