@@ -179,12 +179,12 @@ class ClaimTests extends LeaseTestSupport {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "{}", "{\"workerId\": \"\"}", "{\"workerId\": null}",
-			"{\"workerId\": \"w\", \"queues\": []}", "{\"workerId\": \"w\", \"queues\": [\"Not A Queue\"]}",
-			"{\"workerId\": \"w\", \"queues\": [null]}", "{\"workerId\": \"w\", \"queues\": \"default\"}",
-			"{\"workerId\": \"w\", \"leaseSeconds\": 1.5}", "{\"workerId\": \"w\", \"leaseSeconds\": \"60\"}",
-			"{\"workerId\": \"w\", \"leaseSeconds\": 99999999999}", "{\"workerId\": \"w\", \"priority\": 1}",
-			"{\"workerId\": \"w\\u0000\"}" })
+	@ValueSource(strings = { "{}", "{\"workerId\": \"\"}", "{\"workerId\": null}", "{\"workerId\": 7}",
+			"{\"workerId\": true}", "{\"workerId\": 1.5}", "{\"workerId\": \"w\", \"queues\": []}",
+			"{\"workerId\": \"w\", \"queues\": [\"Not A Queue\"]}", "{\"workerId\": \"w\", \"queues\": [null]}",
+			"{\"workerId\": \"w\", \"queues\": \"default\"}", "{\"workerId\": \"w\", \"leaseSeconds\": 1.5}",
+			"{\"workerId\": \"w\", \"leaseSeconds\": \"60\"}", "{\"workerId\": \"w\", \"leaseSeconds\": 99999999999}",
+			"{\"workerId\": \"w\", \"priority\": 1}", "{\"workerId\": \"w\\u0000\"}" })
 	void invalidClaimRequestsAreRejectedAndNothingIsClaimed(String body) {
 		createItem("a");
 		Map<String, Object> before = fingerprint();
