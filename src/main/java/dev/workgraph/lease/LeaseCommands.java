@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 
 import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.Cancellation;
@@ -28,6 +30,11 @@ import org.springframework.stereotype.Service;
  */
 @Service
 public class LeaseCommands {
+
+	/** Up to about 250 ms of backoff in all (doubling from 1 ms). */
+	private static final int EMPTY_CLAIM_RETRIES = 8;
+
+	private static final long EMPTY_CLAIM_BACKOFF_NANOS = 1_000_000L;
 
 	private final Transactions transactions;
 
@@ -64,12 +71,29 @@ public class LeaseCommands {
 	/**
 	 * One statement, so one implicit transaction: no BEGIN/COMMIT round trips on the
 	 * hottest path.
+	 *
+	 * <p>
+	 * The statement locks every candidate it looks at (the best item of each requested
+	 * queue and the item preferred for this worker) but takes only one of them, so a
+	 * concurrent claim that skips them all can come back empty while an item it could
+	 * have had stays ready. 204 must mean that nothing is ready, so an empty claim is
+	 * retried, after a short backoff, as long as ready items are still visible: they
+	 * belong to a claim in flight, which takes one and releases the rest within
+	 * milliseconds.
 	 */
 	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds) {
 		int seconds = leaseSeconds(leaseSeconds);
-		return this.claims.claimNextReady(Uuid7.next(), workerId, queues, seconds, this.continuity.continuityWindow())
-			.map((claimed) -> new LeaseAndItem(claimed.lease(),
-					this.items.assemble(List.of(claimed.item())).getFirst()));
+		Optional<Claims.Claimed> claimed = claimOnce(workerId, queues, seconds);
+		for (int retry = 0; claimed.isEmpty() && retry < EMPTY_CLAIM_RETRIES && this.claims.anyReady(queues); retry++) {
+			LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(EMPTY_CLAIM_BACKOFF_NANOS << retry));
+			claimed = claimOnce(workerId, queues, seconds);
+		}
+		return claimed
+			.map((lease) -> new LeaseAndItem(lease.lease(), this.items.assemble(List.of(lease.item())).getFirst()));
+	}
+
+	private Optional<Claims.Claimed> claimOnce(String workerId, List<String> queues, int seconds) {
+		return this.claims.claimNextReady(Uuid7.next(), workerId, queues, seconds, this.continuity.continuityWindow());
 	}
 
 	LeaseView renew(UUID leaseId, long epoch, Integer leaseSeconds) {

@@ -288,6 +288,42 @@ class LeaseConcurrencyTests extends LeaseTestSupport {
 		assertThat(status(parent)).isEqualTo("ready");
 	}
 
+	@Test
+	void concurrentClaimsOverSeveralQueuesBothGetAnItemWhenTwoAreReady() {
+		// Answering 204 means nothing is ready: a claim must not skip an item that a
+		// concurrent claim only looked at and left.
+		List<String> answers = new ArrayList<>();
+		for (int round = 0; round < 40; round++) {
+			List<String> queues = List.of("a-" + round, "b-" + round);
+			createItem("a", "queue", queues.get(0));
+			createItem("b", "queue", queues.get(1));
+			List<Api.Response> responses = Concurrently.run(2,
+					(i) -> this.api.post("/claims", Map.of("workerId", "worker-" + i, "queues", queues)));
+			responses.forEach((response) -> answers.add(String.valueOf(response.status())));
+		}
+		assertThat(answers).containsOnly("201");
+	}
+
+	@Test
+	void concurrentClaimsBothGetAnItemWhenOneIsPreferredForOneOfThem() {
+		List<String> answers = new ArrayList<>();
+		for (int round = 0; round < 25; round++) {
+			String queue = "round-" + round;
+			createItem("older", "queue", queue);
+			UUID asked = createItem("asked about", "queue", queue, "priority", 1);
+			JsonNode claim = claimFrom(queue, "asker");
+			assertThat(itemId(claim)).isEqualTo(asked);
+			assertCreated(askForAttention(claim, "which one?", true));
+			assertOk(resolve(uuid(item(asked).path("attentionRequests").get(0).path("id")), "this one"));
+			this.jdbc.sql("update work_items set priority = 0 where id = :id").param("id", asked).update();
+			this.jdbc.sql("update ready_items set priority = 0 where item_id = :id").param("id", asked).update();
+			List<Api.Response> responses = Concurrently.run(2, (i) -> this.api.post("/claims",
+					Map.of("workerId", (i == 0) ? "asker" : "someone-else", "queues", List.of(queue))));
+			responses.forEach((response) -> answers.add(String.valueOf(response.status())));
+		}
+		assertThat(answers).containsOnly("201");
+	}
+
 	private List<JsonNode> claimUntilEmpty(String workerId, Map<String, Object> options) {
 		Map<String, Object> request = new java.util.HashMap<>(options);
 		request.put("workerId", workerId);
