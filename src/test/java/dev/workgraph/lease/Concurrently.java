@@ -15,14 +15,14 @@ import java.util.function.IntFunction;
  * Runs tasks on their own threads, released together by a barrier, and returns their
  * results in task order; the first failure fails the test with its cause.
  */
-final class Concurrently {
+public final class Concurrently {
 
 	private static final long TIMEOUT_MINUTES = 5;
 
 	private Concurrently() {
 	}
 
-	static <T> List<T> run(int threads, IntFunction<T> task) {
+	public static <T> List<T> run(int threads, IntFunction<T> task) {
 		CyclicBarrier start = new CyclicBarrier(threads);
 		ExecutorService executor = Executors.newFixedThreadPool(threads);
 		try {
@@ -55,7 +55,7 @@ final class Concurrently {
 		}
 	}
 
-	static void all(Runnable... tasks) {
+	public static void all(Runnable... tasks) {
 		run(tasks.length, (i) -> {
 			tasks[i].run();
 			return null;
