@@ -1,5 +1,7 @@
 package dev.workgraph.lease;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -11,15 +13,23 @@ import dev.workgraph.testing.Api;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import javax.sql.DataSource;
+
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.beans.factory.annotation.Autowired;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * {@code POST /claims}: which item a claim gets (priority, then longest ready, within the
  * given queues), what it answers, and which requests it refuses.
  */
 class ClaimTests extends LeaseTestSupport {
+
+	@Autowired
+	private DataSource dataSource;
 
 	@Test
 	void claimAnswersWithTheLeaseAndTheFullItemView() {
@@ -219,6 +229,34 @@ class ClaimTests extends LeaseTestSupport {
 		assertThat(status(parent)).isEqualTo("blocked");
 		assertThat(status(done)).isEqualTo("completed");
 		assertThat(itemId(held)).isEqualTo(dependency);
+	}
+
+	@Test
+	void claimPassesOverAnItemLockedByAnotherTransactionInsteadOfWaiting() throws Exception {
+		UUID locked = createItem("locked by someone else", "priority", 5);
+		UUID next = createItem("next best");
+		try (Connection connection = this.dataSource.getConnection()) {
+			connection.setAutoCommit(false);
+			try (PreparedStatement lock = connection
+				.prepareStatement("select 1 from work_items where id = ? for no key update")) {
+				lock.setObject(1, locked);
+				lock.executeQuery().close();
+			}
+			JsonNode claim = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> claim("worker-1"));
+			assertThat(itemId(claim)).isEqualTo(next);
+			connection.rollback();
+		}
+		assertThat(itemId(claim("worker-2"))).isEqualTo(locked);
+	}
+
+	@Test
+	void timestampsAreUtcWithAtMostMicroseconds() {
+		createItem("a");
+		JsonNode claim = claim("worker-1");
+		for (JsonNode timestamp : List.of(claim.path("lease").path("acquiredAt"), claim.path("lease").path("expiresAt"),
+				claim.path("item").path("createdAt"), claim.path("item").path("updatedAt"))) {
+			assertThat(timestamp.asString()).matches("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,6})?Z");
+		}
 	}
 
 	private List<UUID> claimAll(String workerId) {

@@ -1,5 +1,8 @@
 package dev.workgraph.lease;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -7,9 +10,14 @@ import java.util.UUID;
 
 import dev.workgraph.testing.Api;
 import org.junit.jupiter.api.Test;
+import javax.sql.DataSource;
+
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.beans.factory.annotation.Autowired;
+
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * Expiry (contract §2 "Expiry", §5): a lease is dead at expiresAt, its item stays leased
@@ -18,6 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with a question.
  */
 class ExpiryTests extends LeaseTestSupport {
+
+	@Autowired
+	private DataSource dataSource;
 
 	@Test
 	void expiredButUnrecordedLeaseKeepsItsItemLeasedAndUnclaimable() {
@@ -68,6 +79,46 @@ class ExpiryTests extends LeaseTestSupport {
 		assertProblem(stale, 409, "lease_expired");
 		assertThat(stale.body().path("currentEpoch").asLong()).isEqualTo(2);
 		assertOk(complete(next));
+	}
+
+	@Test
+	void leaseDiesAtItsExpiryOnTheDatabaseClock() {
+		UUID id = createItem("short lease");
+		JsonNode claim = claim("worker-1", 1);
+		Instant expiresAt = instant(claim.path("lease").path("expiresAt"));
+		// Real time, no shortcuts: wait until PostgreSQL's clock has passed expiresAt.
+		while (!databaseNow().isAfter(expiresAt)) {
+			LeaseConcurrencyTests.sleep(50);
+		}
+		assertProblem(renew(claim, 60), 409, "lease_expired");
+		assertThat(status(id)).isEqualTo("leased");
+		assertThat(reap()).isEqualTo(1);
+		assertThat(lease(leaseId(claim)).path("endedAt").asString()).isEqualTo(expiresAt.toString());
+	}
+
+	@Test
+	void reaperSkipsAnItemLockedByAnotherTransactionInsteadOfWaiting() throws Exception {
+		UUID busy = createItem("busy");
+		UUID idle = createItem("idle");
+		JsonNode busyClaim = claim("worker-1");
+		JsonNode idleClaim = claim("worker-2");
+		expireLease(leaseId(busyClaim));
+		expireLease(leaseId(idleClaim));
+		try (Connection connection = this.dataSource.getConnection()) {
+			connection.setAutoCommit(false);
+			try (PreparedStatement lock = connection
+				.prepareStatement("select 1 from work_items where id = ? for no key update")) {
+				lock.setObject(1, busy);
+				lock.executeQuery().close();
+			}
+			int recorded = assertTimeoutPreemptively(Duration.ofSeconds(30), () -> reap());
+			assertThat(recorded).isEqualTo(1);
+			assertThat(status(idle)).isEqualTo("ready");
+			assertThat(status(busy)).isEqualTo("leased");
+			connection.rollback();
+		}
+		assertThat(reap()).isEqualTo(1);
+		assertThat(status(busy)).isEqualTo("ready");
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package dev.workgraph.lease;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -163,7 +164,7 @@ class LeaseConcurrencyTests extends LeaseTestSupport {
 	}
 
 	@Test
-	void completionsRacingTheReaperAtExpiryEndEachLeaseExactlyOnce() {
+	void completionsAndRenewalsRacingTheReaperAtExpiryEndEachLeaseExactlyOnce() {
 		int leases = 40;
 		List<UUID> items = new ArrayList<>();
 		for (int i = 0; i < leases; i++) {
@@ -177,8 +178,8 @@ class LeaseConcurrencyTests extends LeaseTestSupport {
 		long expiry = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
 		AtomicInteger racing = new AtomicInteger(leases);
 		AtomicInteger reaped = new AtomicInteger();
-		// Completions spread from well before to well after the expiry, a reaper
-		// sweeping all along.
+		// Completions (even leases) and renewals (odd ones) spread from well before to
+		// well after the expiry, a reaper sweeping all along.
 		List<Api.Response> responses = Concurrently.run(leases + 1, (i) -> {
 			if (i == leases) {
 				while (racing.get() > 0) {
@@ -190,7 +191,7 @@ class LeaseConcurrencyTests extends LeaseTestSupport {
 			long at = expiry + TimeUnit.MILLISECONDS.toNanos(ThreadLocalRandom.current().nextLong(-700, 700));
 			sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(at - System.nanoTime())));
 			try {
-				return complete(claims.get(i), Map.of("i", i));
+				return (i % 2 == 0) ? complete(claims.get(i), Map.of("i", i)) : renew(claims.get(i), 600);
 			}
 			finally {
 				racing.decrementAndGet();
@@ -202,22 +203,35 @@ class LeaseConcurrencyTests extends LeaseTestSupport {
 		for (int i = 0; i < leases; i++) {
 			Api.Response response = responses.get(i);
 			JsonNode lease = lease(leaseId(claims.get(i)));
-			assertThat(historyRows(items.get(i))).isEqualTo(1);
-			if (response.status() == 200) {
+			UUID item = items.get(i);
+			if (response.status() == 200 && i % 2 == 0) {
+				assertThat(historyRows(item)).isEqualTo(1);
 				assertThat(lease.path("outcome").asString()).isEqualTo("completed");
 				assertThat(instant(lease.path("endedAt"))).isBefore(instant(lease.path("expiresAt")));
-				assertThat(status(items.get(i))).isEqualTo("completed");
+				assertThat(status(item)).isEqualTo("completed");
+			}
+			else if (response.status() == 200) {
+				// Renewed in time: alive, with its new term, and left alone by the
+				// reaper.
+				assertThat(historyRows(item)).isZero();
+				assertThat(lease.path("active").asBoolean()).isTrue();
+				assertThat(lease.path("expiresAt").asString()).isEqualTo(response.body().path("expiresAt").asString());
+				assertThat(Duration.between(instant(lease.path("renewedAt")), instant(lease.path("expiresAt"))))
+					.isEqualTo(Duration.ofSeconds(600));
+				assertThat(status(item)).isEqualTo("leased");
 			}
 			else {
 				assertProblem(response, 409, "lease_expired");
+				assertThat(historyRows(item)).isEqualTo(1);
 				assertThat(lease.path("outcome").asString()).isEqualTo("expired");
 				assertThat(lease.path("endedAt").asString()).isEqualTo(lease.path("expiresAt").asString());
-				assertThat(status(items.get(i))).isEqualTo("ready");
+				assertThat(status(item)).isEqualTo("ready");
 				expired++;
 			}
 		}
 		assertThat(reaped.get()).isEqualTo(expired);
-		assertThat(count("select count(*) from leases")).isZero();
+		long renewed = IntStream.range(0, leases).filter((i) -> i % 2 == 1 && responses.get(i).status() == 200).count();
+		assertThat(count("select count(*) from leases")).isEqualTo(renewed);
 	}
 
 	@Test
@@ -272,9 +286,9 @@ class LeaseConcurrencyTests extends LeaseTestSupport {
 			return null;
 		});
 		assertThat(failures).isEmpty();
-		for (UUID child : children) {
-			assertThat(status(child)).isEqualTo("cancelled");
-		}
+		assertThat(
+				count("select count(*) from work_items where parent_id = '" + parent + "' and status <> 'cancelled'"))
+			.isZero();
 		assertThat(count("select count(*) from leases where item_id <> '" + parent + "'")).isZero();
 		Set<UUID> claimedItems = new HashSet<>();
 		for (JsonNode claim : claims) {
