@@ -11,6 +11,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -119,6 +120,31 @@ class FencingTests extends LeaseTestSupport {
 		Map<String, Object> before = fingerprint();
 		Api.Response response = this.api.post("/leases/" + leaseId(claim) + "/complete", Map.of());
 		assertProblem(response, 422, "validation_failed");
+		assertThat(fingerprint()).isEqualTo(before);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "\"1\"", "1.0", "1.5", "true", "null", "[1]", "{}", "9223372036854775808" })
+	void epochThatIsNotAnIntegerIsAValidationError(String epoch) {
+		createItem("something to hold");
+		JsonNode claim = claim("worker-1");
+		Map<String, Object> before = fingerprint();
+		for (Mutation mutation : Mutation.values()) {
+			Api.Response response = this.api.post(mutation.path(leaseId(claim)), "{\"epoch\": " + epoch + "}");
+			assertThat(response.status()).as("%s %s", mutation, response).isIn(400, 422);
+			assertThat(response.code()).isIn("validation_failed", "malformed_request");
+		}
+		assertThat(fingerprint()).isEqualTo(before);
+	}
+
+	@Test
+	void negativeEpochIsAnEpochMismatch() {
+		createItem("something to hold");
+		JsonNode claim = claim("worker-1");
+		Map<String, Object> before = fingerprint();
+		Api.Response response = mutate(Mutation.COMPLETE, leaseId(claim), -1);
+		assertProblem(response, 409, "epoch_mismatch");
+		assertThat(response.body().path("presentedEpoch").asLong()).isEqualTo(-1);
 		assertThat(fingerprint()).isEqualTo(before);
 	}
 
