@@ -51,7 +51,7 @@ class AttentionCommands implements CancellationParticipant {
 				.orElseThrow(() -> this.fencing.rejection(leaseId, epoch));
 			if (blocking) {
 				this.fencing.end(leaseId, epoch, LeaseOutcome.ATTENTION_REQUESTED, null);
-				this.readiness.adjust(BlockerDelta.attentionRequests(itemId, +1));
+				this.readiness.adjust(List.of(BlockerDelta.attentionRequests(itemId, +1)), List.of(itemId));
 			}
 			return id;
 		});

@@ -18,10 +18,11 @@ import org.springframework.stereotype.Repository;
  *
  * <p>
  * The predicate (contract §1): an item that is neither terminal nor leased is
- * {@code ready} exactly when all three counters are zero, else {@code blocked}. "Leased"
- * means an active row in {@code leases}: a caller that ends a lease deletes that row
- * first, in an earlier statement, and the item then settles here. Moving into
- * {@code ready} stamps a fresh {@code readySince} and enqueues the item in
+ * {@code ready} exactly when all three counters are zero, else {@code blocked}. A
+ * {@code leased} item stays leased (blockers added during a lease count when it ends)
+ * unless the caller says it has just ended the item's lease. The status is read from the
+ * locked row, i.e. its latest committed version, never from an older snapshot. Moving
+ * into {@code ready} stamps a fresh {@code readySince} and enqueues the item in
  * {@code ready_items}; moving out dequeues it.
  *
  * <p>
@@ -43,7 +44,7 @@ public class Readiness {
 			        w.unmet_dependencies + d.unmet as unmet,
 			        w.open_children + d.children as children,
 			        w.open_attention_requests + d.attention as attention,
-			        exists (select 1 from leases l where l.item_id = w.id) as leased
+			        w.status = 'leased' and not (w.id = any(:leaseEnded::uuid[])) as leased
 			    from work_items w
 			    join delta d on d.id = w.id
 			    order by w.id
@@ -90,10 +91,20 @@ public class Readiness {
 
 	/**
 	 * Applies the counter changes and settles each touched item's status. An item may
-	 * appear several times; its deltas add up. A delta of zero everywhere just re-derives
-	 * the status, which is what a caller that has just ended an item's lease wants.
+	 * appear several times; its deltas add up.
 	 */
 	public List<Transition> adjust(Collection<BlockerDelta> deltas) {
+		return adjust(deltas, List.of());
+	}
+
+	/**
+	 * Like {@link #adjust(Collection)}, for a caller that has also just ended the leases
+	 * of {@code leaseEnded} (deleted their {@code leases} rows): those items settle to
+	 * ready or blocked. They need not appear in {@code deltas}.
+	 */
+	public List<Transition> adjust(Collection<BlockerDelta> changes, Collection<UUID> leaseEnded) {
+		List<BlockerDelta> deltas = new ArrayList<>(changes);
+		leaseEnded.forEach((itemId) -> deltas.add(BlockerDelta.none(itemId)));
 		if (deltas.isEmpty()) {
 			return List.of();
 		}
@@ -114,6 +125,7 @@ public class Readiness {
 			.param("unmet", SqlArrays.ints(unmet))
 			.param("children", SqlArrays.ints(children))
 			.param("attention", SqlArrays.ints(attention))
+			.param("leaseEnded", SqlArrays.uuids(leaseEnded))
 			.query((rs, n) -> new Transition(rs.getObject("id", UUID.class), rs.getString("old_status"),
 					rs.getString("status")))
 			.list();
@@ -123,9 +135,9 @@ public class Readiness {
 		return adjust(List.of(deltas));
 	}
 
-	/** Re-derives the status of items whose lease the caller has just ended. */
+	/** Settles items whose leases the caller has just ended: ready or blocked. */
 	public List<Transition> settleAfterLeaseEnded(Collection<UUID> itemIds) {
-		return adjust(itemIds.stream().map(BlockerDelta::none).toList());
+		return adjust(List.of(), itemIds);
 	}
 
 	/** How an item's status changed (or did not) in one adjustment. */

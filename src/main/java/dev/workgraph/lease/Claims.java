@@ -99,6 +99,18 @@ class Claims {
 	static final String CLAIM_NEXT_READY_IN_QUEUES = CLAIM_TEMPLATE.formatted("and r.queue = any(:queues::text[])",
 			BEST_IN_QUEUES);
 
+	/**
+	 * Whether any item is ready (in the given queues), locked or not: a plain read that
+	 * waits for nobody.
+	 */
+	static final String ANY_READY = """
+			select exists (select 1 from ready_items)
+			""";
+
+	static final String ANY_READY_IN_QUEUES = """
+			select exists (select 1 from ready_items where queue = any(:queues::text[]))
+			""";
+
 	private final JdbcClient jdbc;
 
 	Claims(JdbcClient jdbc) {
@@ -126,6 +138,16 @@ class Claims {
 					null, null);
 			return new Claimed(lease, item);
 		}).optional();
+	}
+
+	boolean anyReady(List<String> queues) {
+		if (queues == null) {
+			return this.jdbc.sql(ANY_READY).query(Boolean.class).single();
+		}
+		return this.jdbc.sql(ANY_READY_IN_QUEUES)
+			.param("queues", SqlArrays.texts(queues))
+			.query(Boolean.class)
+			.single();
 	}
 
 	record Claimed(LeaseView lease, ItemRow item) {

@@ -81,8 +81,8 @@ class Decomposition {
 			for (UUID target : existing) {
 				LockedItem dependency = targets.get(target);
 				if (dependency == null) {
-					this.fencing.lockItem(leaseId, epoch); // a stale lease is the answer
-															// that matters most
+					// A stale lease is the answer that matters most to the caller.
+					this.fencing.lockItem(leaseId, epoch);
 					throw new ItemNotFound(target);
 				}
 				if (dependency.status() == ItemStatus.COMPLETED) {
@@ -90,6 +90,10 @@ class Decomposition {
 				}
 			}
 			LockedItem item = this.fencing.lockItem(leaseId, epoch);
+			// The guard first, so that a stale lease is refused as such; a cycle found
+			// below
+			// rolls the ended lease back with everything else.
+			LeaseView lease = this.fencing.end(leaseId, epoch, LeaseOutcome.DECOMPOSED, reason);
 			if (!existing.isEmpty()) {
 				this.graph.pathToAny(existing, item.id()).ifPresent((path) -> {
 					List<Object> cycle = new ArrayList<>();
@@ -99,7 +103,6 @@ class Decomposition {
 					throw new DependencyCycleDetected(cycle);
 				});
 			}
-			LeaseView lease = this.fencing.end(leaseId, epoch, LeaseOutcome.DECOMPOSED, reason);
 			List<NewItem> rows = new ArrayList<>();
 			List<Dependencies.Edge> edges = new ArrayList<>();
 			for (ChildSpec child : children) {
@@ -120,7 +123,7 @@ class Decomposition {
 			}
 			this.items.insert(rows);
 			this.dependencies.insert(edges);
-			this.readiness.adjust(BlockerDelta.children(item.id(), children.size()));
+			this.readiness.adjust(List.of(BlockerDelta.children(item.id(), children.size())), List.of(item.id()));
 			return new Result(lease, item.id(), List.copyOf(plan.ids().values()));
 		});
 		return new Decomposed(result.lease(), this.views.find(result.itemId()).orElseThrow(),

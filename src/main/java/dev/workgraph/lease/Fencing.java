@@ -1,10 +1,14 @@
 package dev.workgraph.lease;
 
+import java.sql.Array;
+import java.sql.SQLException;
+import java.util.List;
 import java.util.UUID;
 
 import dev.workgraph.item.LockedItem;
 import dev.workgraph.view.LeaseView;
 import dev.workgraph.view.LeaseViews;
+import dev.workgraph.view.Rows;
 
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -76,6 +80,50 @@ public class Fencing {
 			where h.lease_id = :leaseId
 			""";
 
+	/**
+	 * Completes the item under a current lease: ends the lease, records the result, and
+	 * returns who is waiting for the item (dependents, once per edge, and the parent) so
+	 * they can be unblocked. The caller has locked the item in an earlier statement, so
+	 * the counters and dependents read here are final: adding a dependency on this item
+	 * waits for that lock and then sees it completed. When the lease is current but the
+	 * item still has open children or unmet dependencies, the row says so
+	 * ({@code completed} false) and the caller rolls the whole statement back.
+	 */
+	static final String COMPLETE_IF_CURRENT = """
+			with ended as (
+			    delete from leases where id = :leaseId and epoch = :epoch and expires_at > now()
+			    returning *
+			), recorded as (
+			    insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at,
+			        ended_at, outcome, reason)
+			    select id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at, now(), 'completed', null
+			    from ended
+			    returning *
+			), completed as (
+			    update work_items w
+			    set status = 'completed', result = :result::jsonb, closed_at = now(), updated_at = now(),
+			        consecutive_expirations = 0
+			    from recorded r
+			    where w.id = r.item_id and w.open_children = 0 and w.unmet_dependencies = 0
+			    returning w.id, w.parent_id
+			)
+			select r.lease_id as id, r.item_id, r.worker_id, r.epoch, r.acquired_at, r.renewed_at, r.expires_at,
+			    false as active, r.ended_at, r.outcome, r.reason,
+			    c.id is not null as completed, c.parent_id, w.open_children, w.unmet_dependencies,
+			    array(select d.item_id from dependencies d where d.depends_on_id = r.item_id) as dependents
+			from recorded r
+			join work_items w on w.id = r.item_id
+			left join completed c on c.id = r.item_id
+			""";
+
+	static final String RENEW_IF_CURRENT = """
+			update leases
+			set expires_at = now() + make_interval(secs => :leaseSeconds), renewed_at = now()
+			where id = :leaseId and epoch = :epoch and expires_at > now()
+			returning id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at, true as active,
+			    null::timestamptz as ended_at, null as outcome, null as reason
+			""";
+
 	private final JdbcClient jdbc;
 
 	Fencing(JdbcClient jdbc) {
@@ -115,6 +163,37 @@ public class Fencing {
 			.orElseThrow(() -> rejection(leaseId, epoch));
 	}
 
+	/** Renews the lease if it is current; throws the rejection otherwise. */
+	public LeaseView renew(UUID leaseId, long epoch, int leaseSeconds) {
+		return this.jdbc.sql(RENEW_IF_CURRENT)
+			.param("leaseId", leaseId)
+			.param("epoch", epoch)
+			.param("leaseSeconds", leaseSeconds)
+			.query(LeaseViews::map)
+			.optional()
+			.orElseThrow(() -> rejection(leaseId, epoch));
+	}
+
+	/**
+	 * Completes the item if the lease is current (see {@link #COMPLETE_IF_CURRENT});
+	 * throws the rejection otherwise. {@code result} is JSON text or null.
+	 */
+	Completion complete(UUID leaseId, long epoch, String result) {
+		return this.jdbc.sql(COMPLETE_IF_CURRENT)
+			.param("leaseId", leaseId)
+			.param("epoch", epoch)
+			.param("result", result)
+			.query((rs, n) -> new Completion(LeaseViews.map(rs, n), rs.getBoolean("completed"),
+					Rows.uuid(rs, "parent_id"), rs.getInt("open_children"), rs.getInt("unmet_dependencies"),
+					uuids(rs.getArray("dependents"))))
+			.optional()
+			.orElseThrow(() -> rejection(leaseId, epoch));
+	}
+
+	private static List<UUID> uuids(Array array) throws SQLException {
+		return (array != null) ? List.of((UUID[]) array.getArray()) : List.of();
+	}
+
 	/**
 	 * Classifies a guard that matched nothing. Call it in the transaction that ran the
 	 * guard.
@@ -143,6 +222,15 @@ public class Fencing {
 		// statements.
 		// Retrying the whole transaction gives a consistent answer.
 		return new ConcurrencyFailureException("Lease " + leaseId + " changed while being checked");
+	}
+
+	/**
+	 * A completion under a current lease: the ended lease, whether the item could be
+	 * completed (else its open children or unmet dependencies), its parent and
+	 * dependents.
+	 */
+	record Completion(LeaseView lease, boolean completed, UUID parentId, int openChildren, int unmetDependencies,
+			List<UUID> dependents) {
 	}
 
 	private record LockedLease(LockedItem item, boolean current) {

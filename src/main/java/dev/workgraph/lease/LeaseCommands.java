@@ -1,11 +1,11 @@
 package dev.workgraph.lease;
 
-import java.sql.Array;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 
 import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.Cancellation;
@@ -19,10 +19,8 @@ import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
 import dev.workgraph.view.LeaseView;
 import dev.workgraph.view.LeaseViews;
-import dev.workgraph.view.Rows;
 import tools.jackson.databind.JsonNode;
 
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
 /**
@@ -33,49 +31,12 @@ import org.springframework.stereotype.Service;
 @Service
 public class LeaseCommands {
 
-	/**
-	 * Completes the item under a current lease: ends the lease, records the result, and
-	 * returns who is waiting for the item (dependents, once per edge, and the parent) so
-	 * they can be unblocked. The item is already locked by the caller, so the dependents
-	 * read here are final: adding a dependency on this item waits for that lock and then
-	 * sees it completed.
-	 */
-	static final String COMPLETE_IF_CURRENT = """
-			with ended as (
-			    delete from leases where id = :leaseId and epoch = :epoch and expires_at > now()
-			    returning *
-			), recorded as (
-			    insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at,
-			        ended_at, outcome, reason)
-			    select id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at, now(), 'completed', null
-			    from ended
-			    returning *
-			), completed as (
-			    update work_items w
-			    set status = 'completed', result = :result::jsonb, closed_at = now(), updated_at = now(),
-			        consecutive_expirations = 0
-			    from recorded r
-			    where w.id = r.item_id
-			    returning w.id, w.parent_id
-			)
-			select r.lease_id as id, r.item_id, r.worker_id, r.epoch, r.acquired_at, r.renewed_at, r.expires_at,
-			    false as active, r.ended_at, r.outcome, r.reason, c.parent_id,
-			    array(select d.item_id from dependencies d where d.depends_on_id = r.item_id) as dependents
-			from recorded r
-			join completed c on c.id = r.item_id
-			""";
+	/** Up to about 250 ms of backoff in all (doubling from 1 ms). */
+	private static final int EMPTY_CLAIM_RETRIES = 8;
 
-	static final String RENEW_IF_CURRENT = """
-			update leases
-			set expires_at = now() + make_interval(secs => :leaseSeconds), renewed_at = now()
-			where id = :leaseId and epoch = :epoch and expires_at > now()
-			returning id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at, true as active,
-			    null::timestamptz as ended_at, null as outcome, null as reason
-			""";
+	private static final long EMPTY_CLAIM_BACKOFF_NANOS = 1_000_000L;
 
 	private final Transactions transactions;
-
-	private final JdbcClient jdbc;
 
 	private final Claims claims;
 
@@ -93,11 +54,10 @@ public class LeaseCommands {
 
 	private final ContinuityProperties continuity;
 
-	LeaseCommands(Transactions transactions, JdbcClient jdbc, Claims claims, Fencing fencing, Readiness readiness,
+	LeaseCommands(Transactions transactions, Claims claims, Fencing fencing, Readiness readiness,
 			Cancellation cancellation, ItemViews items, LeaseViews leases, LeaseProperties properties,
 			ContinuityProperties continuity) {
 		this.transactions = transactions;
-		this.jdbc = jdbc;
 		this.claims = claims;
 		this.fencing = fencing;
 		this.readiness = readiness;
@@ -111,42 +71,47 @@ public class LeaseCommands {
 	/**
 	 * One statement, so one implicit transaction: no BEGIN/COMMIT round trips on the
 	 * hottest path.
+	 *
+	 * <p>
+	 * The statement locks every candidate it looks at (the best item of each requested
+	 * queue and the item preferred for this worker) but takes only one of them, so a
+	 * concurrent claim that skips them all can come back empty while an item it could
+	 * have had stays ready. 204 must mean that nothing is ready, so an empty claim is
+	 * retried, after a short backoff, as long as ready items are still visible: they
+	 * belong to a claim in flight, which takes one and releases the rest within
+	 * milliseconds.
 	 */
 	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds) {
 		int seconds = leaseSeconds(leaseSeconds);
-		return this.claims.claimNextReady(Uuid7.next(), workerId, queues, seconds, this.continuity.continuityWindow())
-			.map((claimed) -> new LeaseAndItem(claimed.lease(),
-					this.items.assemble(List.of(claimed.item())).getFirst()));
+		Optional<Claims.Claimed> claimed = claimOnce(workerId, queues, seconds);
+		for (int retry = 0; claimed.isEmpty() && retry < EMPTY_CLAIM_RETRIES && this.claims.anyReady(queues); retry++) {
+			LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(EMPTY_CLAIM_BACKOFF_NANOS << retry));
+			claimed = claimOnce(workerId, queues, seconds);
+		}
+		return claimed
+			.map((lease) -> new LeaseAndItem(lease.lease(), this.items.assemble(List.of(lease.item())).getFirst()));
+	}
+
+	private Optional<Claims.Claimed> claimOnce(String workerId, List<String> queues, int seconds) {
+		return this.claims.claimNextReady(Uuid7.next(), workerId, queues, seconds, this.continuity.continuityWindow());
 	}
 
 	LeaseView renew(UUID leaseId, long epoch, Integer leaseSeconds) {
 		int seconds = leaseSeconds(leaseSeconds);
-		return this.transactions.inTransaction(() -> this.jdbc.sql(RENEW_IF_CURRENT)
-			.param("leaseId", leaseId)
-			.param("epoch", epoch)
-			.param("leaseSeconds", seconds)
-			.query(LeaseViews::map)
-			.optional()
-			.orElseThrow(() -> this.fencing.rejection(leaseId, epoch)));
+		return this.transactions.inTransaction(() -> this.fencing.renew(leaseId, epoch, seconds));
 	}
 
 	LeaseAndItem complete(UUID leaseId, long epoch, JsonNode result) {
 		LeaseView lease = this.transactions.inTransaction(() -> {
 			LockedItem item = this.fencing.lockItem(leaseId, epoch);
-			if (item.openChildren() > 0) {
-				throw new OpenChildrenRemain(item.id(), item.openChildren());
+			Fencing.Completion completion = this.fencing.complete(leaseId, epoch, Json.textOrNull(result));
+			if (!completion.completed()) {
+				// Thrown inside the transaction: the lease deleted above is restored.
+				if (completion.openChildren() > 0) {
+					throw new OpenChildrenRemain(item.id(), completion.openChildren());
+				}
+				throw new UnmetDependenciesRemain(item.id(), completion.unmetDependencies());
 			}
-			if (item.unmetDependencies() > 0) {
-				throw new UnmetDependenciesRemain(item.id(), item.unmetDependencies());
-			}
-			Completion completion = this.jdbc.sql(COMPLETE_IF_CURRENT)
-				.param("leaseId", leaseId)
-				.param("epoch", epoch)
-				.param("result", Json.textOrNull(result))
-				.query((rs, n) -> new Completion(LeaseViews.map(rs, n), Rows.uuid(rs, "parent_id"),
-						uuids(rs.getArray("dependents"))))
-				.optional()
-				.orElseThrow(() -> this.fencing.rejection(leaseId, epoch));
 			List<BlockerDelta> unblocked = new ArrayList<>();
 			completion.dependents().forEach((dependent) -> unblocked.add(BlockerDelta.dependencies(dependent, -1)));
 			if (completion.parentId() != null) {
@@ -200,18 +165,11 @@ public class LeaseCommands {
 		return requested;
 	}
 
-	private static List<UUID> uuids(Array array) throws SQLException {
-		return (array != null) ? List.of((UUID[]) array.getArray()) : List.of();
-	}
-
 	/**
 	 * A lease with the item it is (or was) for, as the claim and lease-ending endpoints
 	 * answer.
 	 */
 	record LeaseAndItem(LeaseView lease, ItemView item) {
-	}
-
-	private record Completion(LeaseView lease, UUID parentId, List<UUID> dependents) {
 	}
 
 }

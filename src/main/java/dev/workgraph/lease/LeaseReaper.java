@@ -63,9 +63,8 @@ public class LeaseReaper {
 			return 0;
 		}
 		List<BlockerDelta> deltas = new ArrayList<>();
-		expired.forEach((lease) -> deltas.add(BlockerDelta.none(lease.itemId())));
 		this.listeners.forEach((listener) -> deltas.addAll(listener.leasesExpired(expired)));
-		this.readiness.adjust(deltas);
+		this.readiness.adjust(deltas, expired.stream().map(ExpiredLease::itemId).toList());
 		return expired.size();
 	}
 

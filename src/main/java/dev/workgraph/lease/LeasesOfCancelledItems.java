@@ -7,7 +7,7 @@ import dev.workgraph.item.CancellationParticipant;
 import dev.workgraph.support.SqlArrays;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Component;
+import org.springframework.stereotype.Repository;
 
 /**
  * Ends the active leases of cancelled items with outcome {@code cancelled}. A lease
@@ -15,7 +15,7 @@ import org.springframework.stereotype.Component;
  * {@code expired} at its expiresAt: its holder hears {@code lease_expired} either way,
  * whether or not the reaper had got to it.
  */
-@Component
+@Repository
 class LeasesOfCancelledItems implements CancellationParticipant {
 
 	static final String END_LEASES_OF_CANCELLED_ITEMS = """

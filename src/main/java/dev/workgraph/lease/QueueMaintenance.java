@@ -6,7 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Component;
+import org.springframework.stereotype.Repository;
 
 /**
  * Keeps the claim path fast under sustained load. Every claim deletes the row at the head
@@ -16,7 +16,7 @@ import org.springframework.stereotype.Component;
  * queue. Both tables hold only live work, so vacuuming them every couple of seconds costs
  * milliseconds regardless of how many items exist.
  */
-@Component
+@Repository
 class QueueMaintenance {
 
 	private static final Logger log = LoggerFactory.getLogger(QueueMaintenance.class);

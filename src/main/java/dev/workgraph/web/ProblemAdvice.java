@@ -13,6 +13,8 @@ import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.TokenStreamContext;
 import tools.jackson.core.exc.InputCoercionException;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.exc.StreamReadException;
@@ -112,8 +114,10 @@ class ProblemAdvice {
 			return tooLarge();
 		}
 		if (ex instanceof StreamConstraintsException) {
+			String message = String.valueOf(ex.getOriginalMessage());
 			return Problems.response(ProblemCode.MALFORMED_REQUEST,
-					"The request body exceeds a JSON limit: " + ex.getOriginalMessage());
+					message.contains("nesting depth") ? "The request body nests JSON deeper than 100 levels"
+							: "The request body exceeds a JSON size limit");
 		}
 		String field = fieldPath(ex);
 		if (ex instanceof UnrecognizedPropertyException) {
@@ -127,14 +131,54 @@ class ProblemAdvice {
 					&& ex.getOriginalMessage().contains("end-of-input")) {
 				return Problems.response(ProblemCode.MALFORMED_REQUEST, "The request body is empty");
 			}
+			if (field.isEmpty() && ex.getOriginalMessage() != null
+					&& ex.getOriginalMessage().startsWith("Trailing token")) {
+				// {"a":1} {"a":2} is not one JSON document: malformed, not a wrong shape.
+				return Problems.response(ProblemCode.MALFORMED_REQUEST,
+						"The request body is not valid JSON: it continues after the first JSON value");
+			}
 			return Problems.invalid(
 					List.of(new FieldError(field.isEmpty() ? "body" : field, expectation(mismatch.getTargetType()))));
 		}
-		if (ex instanceof StreamReadException) {
+		if (ex instanceof StreamReadException read) {
+			if (isUnpairedSurrogateInName(read)) {
+				return Problems.invalid(List.of(new FieldError(pathOfEnclosingObject(read.processor()),
+						"must not contain an unpaired surrogate")));
+			}
 			return Problems.response(ProblemCode.MALFORMED_REQUEST,
 					"The request body is not valid JSON: " + withoutSourceLocation(ex.getOriginalMessage()));
 		}
 		return Problems.invalid(List.of(new FieldError(field.isEmpty() ? "body" : field, "is not valid")));
+
+	}
+
+	/**
+	 * JSON allows any backslash-u escape, but Jackson refuses an unpaired surrogate in a
+	 * property name as a parse error. The contract counts an unpaired surrogate in any
+	 * string, keys included, as a validation error (section 5), like one in a value.
+	 */
+	private static boolean isUnpairedSurrogateInName(StreamReadException ex) {
+		String message = ex.getOriginalMessage();
+		return message != null && message.contains("surrogate") && message.contains("in property name");
+	}
+
+	/**
+	 * Where the bad key is, as a field path: the innermost object is the one whose key
+	 * failed, so its own current name (an earlier key, if any) is left out.
+	 */
+	private static String pathOfEnclosingObject(JsonParser parser) {
+		StringBuilder path = new StringBuilder();
+		TokenStreamContext context = (parser != null) ? parser.streamReadContext() : null;
+		for (TokenStreamContext at = (context != null) ? context.getParent() : null; at != null; at = at.getParent()) {
+			if (at.inArray()) {
+				path.insert(0, "[" + at.getCurrentIndex() + "]");
+			}
+			else if (at.inObject() && at.currentName() != null) {
+				path.insert(0, "." + at.currentName());
+			}
+		}
+		String field = (path.length() > 0 && path.charAt(0) == '.') ? path.substring(1) : path.toString();
+		return field.isEmpty() ? "body" : field;
 	}
 
 	/**

@@ -1,15 +1,10 @@
 package dev.workgraph.web;
 
-import java.util.UUID;
-
 import org.apache.catalina.core.StandardHost;
-import tools.jackson.databind.cfg.CoercionAction;
-import tools.jackson.databind.cfg.CoercionInputShape;
-import tools.jackson.databind.type.LogicalType;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.tomcat.TomcatContextCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
@@ -19,6 +14,11 @@ import org.springframework.util.unit.DataSize;
 
 @Configuration(proxyBeanMethods = false)
 class WebConfiguration {
+
+	@Bean
+	StrictJsonHttpMessageConverter strictJsonHttpMessageConverter(JsonMapper mapper) {
+		return new StrictJsonHttpMessageConverter(mapper);
+	}
 
 	@Bean
 	FilterRegistrationBean<RequestSizeLimitFilter> requestSizeLimitFilter(HttpProperties properties) {
@@ -40,24 +40,6 @@ class WebConfiguration {
 				host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
 			}
 		};
-	}
-
-	/**
-	 * A JSON value of the wrong type is a validation error (contract §5). Jackson by
-	 * default turns numbers and booleans into strings (so {@code {"title": 1}} would
-	 * create the title "1" and {@code {"reason": true}} the reason "true") and an empty
-	 * string into a null UUID (so {@code {"parentId": ""}} would create a root item):
-	 * both are refused here.
-	 */
-	@Bean
-	JsonMapperBuilderCustomizer strictScalarTypes() {
-		return (builder) -> builder
-			.withCoercionConfig(LogicalType.Textual,
-					(config) -> config.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
-						.setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
-						.setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail))
-			.withCoercionConfig(UUID.class,
-					(config) -> config.setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail));
 	}
 
 	/**

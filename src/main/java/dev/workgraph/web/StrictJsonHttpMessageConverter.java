@@ -1,0 +1,107 @@
+package dev.workgraph.web;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.Charset;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+import dev.workgraph.support.ProblemCode;
+import dev.workgraph.support.RequestRejected;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpInputMessage;
+import org.springframework.http.MediaType;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
+
+/**
+ * Reads a request body in two steps: first the whole document as a JSON tree, then the
+ * tree into the target type. Syntax and nesting limits are thus always judged before the
+ * shape: a 10,000-deep array sent where an object is expected is a malformed request
+ * (400, contract §5), not a type mismatch, and trailing garbage after a valid prefix is
+ * caught even when binding would have stopped early. A body must be strict UTF-8 unless
+ * its Content-Type names another charset. Bodies are at most 10 MiB (see
+ * {@link RequestSizeLimitFilter}).
+ */
+class StrictJsonHttpMessageConverter extends JacksonJsonHttpMessageConverter {
+
+	StrictJsonHttpMessageConverter(JsonMapper mapper) {
+		super(mapper);
+	}
+
+	@Override
+	public Object read(ResolvableType type, HttpInputMessage input, Map<String, Object> hints)
+			throws IOException, HttpMessageNotReadableException {
+		JsonNode document;
+		byte[] body = input.getBody().readAllBytes();
+		Charset charset = declaredCharset(input.getHeaders());
+		if (charset.equals(StandardCharsets.UTF_8) && !isStrictUtf8(body)) {
+			throw new RequestRejected(ProblemCode.MALFORMED_REQUEST, "The request body is not valid UTF-8");
+		}
+		try {
+			document = charset.equals(StandardCharsets.UTF_8) ? this.defaultMapper.readTree(body)
+					: this.defaultMapper.readTree(new String(body, charset));
+		}
+		catch (JacksonException ex) {
+			throw new HttpMessageNotReadableException("Unreadable JSON", ex, input);
+		}
+		if (document == null || document.isMissingNode()) {
+			throw new HttpMessageNotReadableException("Required request body is missing", input);
+		}
+		try {
+			return this.defaultMapper.readerFor(getJavaType(type.getType(), null)).readValue(document);
+		}
+		catch (JacksonException ex) {
+			throw new HttpMessageNotReadableException("JSON does not match the expected shape", ex, input);
+		}
+	}
+
+	/**
+	 * Jackson's UTF-8 decoder accepts overlong forms ({@code C0 AF} reads as '/'), so a
+	 * body could smuggle characters past any check done on its bytes; the JDK decoder
+	 * refuses them, and encoded surrogates, as RFC 3629 requires. Decoded a buffer at a
+	 * time: only the verdict is needed, not the text.
+	 */
+	static boolean isStrictUtf8(byte[] body) {
+		CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+			.onMalformedInput(CodingErrorAction.REPORT)
+			.onUnmappableCharacter(CodingErrorAction.REPORT);
+		ByteBuffer in = ByteBuffer.wrap(body);
+		CharBuffer out = CharBuffer.allocate(8192);
+		while (true) {
+			CoderResult result = decoder.decode(in, out, true);
+			if (result.isError()) {
+				return false;
+			}
+			if (result.isUnderflow()) {
+				return !decoder.flush(out.clear()).isError();
+			}
+			out.clear();
+		}
+	}
+
+	/**
+	 * JSON is UTF-8 (RFC 8259 §8.1) unless the Content-Type names another charset, which
+	 * is then honoured.
+	 */
+	private static Charset declaredCharset(HttpHeaders headers) {
+		try {
+			MediaType type = headers.getContentType();
+			Charset charset = (type != null) ? type.getCharset() : null;
+			return (charset != null) ? charset : StandardCharsets.UTF_8;
+		}
+		catch (IllegalArgumentException ex) {
+			return StandardCharsets.UTF_8;
+		}
+	}
+
+}
