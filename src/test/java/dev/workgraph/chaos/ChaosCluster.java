@@ -1,0 +1,129 @@
+package dev.workgraph.chaos;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a chaos run runs against: a throwaway PostgreSQL cluster with one fresh database,
+ * and service instances (separate JVMs) sharing it. The pool is small and its connection
+ * timeout short, so an exhausted pool answers 503 quickly; the reaper runs often, so
+ * short leases are reclaimed quickly.
+ */
+final class ChaosCluster implements AutoCloseable {
+
+	private static final int POOL_SIZE = 8;
+
+	private static final long POOL_TIMEOUT_MILLIS = 1500;
+
+	private final ThrowawayPostgres postgres;
+
+	private final String database;
+
+	private final List<ServiceInstance> instances = new ArrayList<>();
+
+	private ChaosCluster(ThrowawayPostgres postgres, String database) {
+		this.postgres = postgres;
+		this.database = database;
+	}
+
+	static ChaosCluster start(int instanceCount, Path logs) {
+		ThrowawayPostgres postgres = ThrowawayPostgres.start();
+		ChaosCluster cluster = new ChaosCluster(postgres, "workgraph_chaos");
+		try {
+			postgres.createDatabase(cluster.database);
+			Map<String, String> properties = new LinkedHashMap<>();
+			properties.put("spring.datasource.url", postgres.jdbcUrl(cluster.database));
+			properties.put("spring.datasource.username", "postgres");
+			properties.put("spring.datasource.password", "");
+			properties.put("spring.datasource.hikari.maximum-pool-size", Integer.toString(POOL_SIZE));
+			properties.put("spring.datasource.hikari.connection-timeout", Long.toString(POOL_TIMEOUT_MILLIS));
+			properties.put("workgraph.lease.reaper-interval", "250ms");
+			properties.put("spring.main.banner-mode", "off");
+			for (int i = 0; i < instanceCount; i++) {
+				ServiceInstance instance = new ServiceInstance("instance-" + i, properties, List.of(),
+						logs.resolve("instance-" + i + ".log"));
+				cluster.instances.add(instance);
+				// One at a time: the first one migrates the schema.
+				instance.start();
+			}
+			return cluster;
+		}
+		catch (RuntimeException ex) {
+			cluster.close();
+			throw ex;
+		}
+	}
+
+	ThrowawayPostgres postgres() {
+		return this.postgres;
+	}
+
+	List<ServiceInstance> instances() {
+		return this.instances;
+	}
+
+	int poolSize() {
+		return POOL_SIZE;
+	}
+
+	long poolTimeoutMillis() {
+		return POOL_TIMEOUT_MILLIS;
+	}
+
+	Connection connect() throws SQLException {
+		return this.postgres.connect(this.database);
+	}
+
+	/**
+	 * Empties every table (the schema stays), so the next scenario starts from a fresh
+	 * database without restarting the service processes. Lease history refuses TRUNCATE
+	 * by trigger; as a superuser we switch triggers off for this statement.
+	 */
+	void reset() {
+		try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+			List<String> tables = new ArrayList<>();
+			try (ResultSet rs = statement.executeQuery("select tablename from pg_tables where schemaname = 'public'"
+					+ " and tablename <> 'flyway_schema_history'")) {
+				while (rs.next()) {
+					tables.add(rs.getString(1));
+				}
+			}
+			statement.execute("set session_replication_role = replica");
+			statement.execute("truncate " + String.join(", ", tables));
+			statement.execute("set session_replication_role = default");
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not empty the chaos database: " + ex.getMessage(), ex);
+		}
+	}
+
+	/** Makes sure every instance runs (a scenario may have left one killed). */
+	void ensureRunning() {
+		for (ServiceInstance instance : this.instances) {
+			if (!instance.alive()) {
+				instance.start();
+			}
+		}
+	}
+
+	@Override
+	public void close() {
+		for (ServiceInstance instance : this.instances) {
+			try {
+				instance.kill();
+			}
+			catch (RuntimeException ex) {
+				System.err.println("Could not stop " + instance.name() + ": " + ex.getMessage());
+			}
+		}
+		this.postgres.close();
+	}
+
+}
