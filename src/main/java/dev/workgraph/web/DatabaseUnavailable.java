@@ -9,6 +9,7 @@ import java.sql.SQLTransientConnectionException;
 
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.transaction.TransactionSystemException;
 
 /**
  * Recognises failures that mean "PostgreSQL cannot be reached right now" (the pool timed
@@ -23,6 +24,15 @@ final class DatabaseUnavailable {
 
 	static boolean isCauseOf(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			// When the connection breaks mid-transaction, the rollback that follows fails
+			// too ("Connection is closed") and its exception replaces the one that says
+			// why;
+			// Spring keeps that one as the application exception.
+			if (cause instanceof TransactionSystemException rollbackFailed
+					&& rollbackFailed.getApplicationException() != null
+					&& isCauseOf(rollbackFailed.getApplicationException())) {
+				return true;
+			}
 			if (cause instanceof CannotGetJdbcConnectionException || cause instanceof QueryTimeoutException
 					|| cause instanceof SQLTransientConnectionException
 					|| cause instanceof SQLNonTransientConnectionException || cause instanceof ConnectException
