@@ -24,14 +24,15 @@ final class DatabaseUnavailable {
 
 	static boolean isCauseOf(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-			// When the connection breaks mid-transaction, the rollback that follows fails
-			// too ("Connection is closed") and its exception replaces the one that says
-			// why;
-			// Spring keeps that one as the application exception.
-			if (cause instanceof TransactionSystemException rollbackFailed
-					&& rollbackFailed.getApplicationException() != null
-					&& isCauseOf(rollbackFailed.getApplicationException())) {
-				return true;
+			// A connection that breaks mid-transaction fails the rollback too
+			// ("Connection is closed"), and that exception replaces the one saying why.
+			// Spring keeps the original as the application exception, except after a
+			// failed commit: then the rollback failing in JDBC is all that is left.
+			if (cause instanceof TransactionSystemException rollbackFailed) {
+				Throwable original = rollbackFailed.getApplicationException();
+				if ((original != null) ? isCauseOf(original) : rollbackFailed.getCause() instanceof SQLException) {
+					return true;
+				}
 			}
 			if (cause instanceof CannotGetJdbcConnectionException || cause instanceof QueryTimeoutException
 					|| cause instanceof SQLTransientConnectionException

@@ -25,6 +25,14 @@ class DatabaseUnavailableTests {
 	}
 
 	@Test
+	void failedRollbackAfterAFailedCommitIsUnavailability() {
+		// Spring logs the commit's exception and throws only the rollback's.
+		TransactionSystemException rollbackFailed = new TransactionSystemException("JDBC rollback failed",
+				new SQLException("Connection is closed"));
+		assertThat(DatabaseUnavailable.isCauseOf(rollbackFailed)).isTrue();
+	}
+
+	@Test
 	void failedRollbackAfterABugIsNotUnavailability() {
 		TransactionSystemException rollbackFailed = new TransactionSystemException("JDBC rollback failed",
 				new SQLException("Connection is closed"));
