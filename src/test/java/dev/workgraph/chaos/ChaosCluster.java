@@ -1,5 +1,6 @@
 package dev.workgraph.chaos;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -45,20 +46,47 @@ final class ChaosCluster implements AutoCloseable {
 			properties.put("spring.datasource.hikari.maximum-pool-size", Integer.toString(POOL_SIZE));
 			properties.put("spring.datasource.hikari.connection-timeout", Long.toString(POOL_TIMEOUT_MILLIS));
 			properties.put("workgraph.lease.reaper-interval", "250ms");
+			// Two expiries in a row already trip the crash-loop guard: exercised more
+			// often.
+			properties.put("workgraph.lease.max-consecutive-expirations", "2");
 			properties.put("spring.main.banner-mode", "off");
 			for (int i = 0; i < instanceCount; i++) {
-				ServiceInstance instance = new ServiceInstance("instance-" + i, properties, List.of(),
-						logs.resolve("instance-" + i + ".log"));
-				cluster.instances.add(instance);
-				// One at a time: the first one migrates the schema.
-				instance.start();
+				Map<String, String> clock = (i == 1) ? wrongClock() : Map.of();
+				cluster.instances.add(new ServiceInstance("instance-" + i, properties, clock,
+						clock.isEmpty() ? "the machine's clock" : "a clock " + clock.get("FAKETIME") + " (libfaketime)",
+						logs.resolve("instance-" + i + ".log")));
 			}
+			// Side by side: Flyway's lock lets one migrate while the other waits.
+			// Never leave a service process behind, however the test JVM ends.
+			Runtime.getRuntime().addShutdownHook(new Thread(cluster::close));
+			cluster.instances.parallelStream().forEach(ServiceInstance::start);
 			return cluster;
 		}
 		catch (RuntimeException ex) {
 			cluster.close();
 			throw ex;
 		}
+	}
+
+	/**
+	 * The second instance runs an hour ahead under libfaketime when it is installed
+	 * (Debian package {@code faketime}), to show that lease math uses PostgreSQL's clock
+	 * only. The offset is constant, so the JVM's timers (differences of the monotonic
+	 * clock) keep working; leaving the monotonic clock unfaked instead
+	 * ({@code FAKETIME_DONT_FAKE_MONOTONIC}) makes every clock call several times slower.
+	 * {@code -Dchaos.faketime=false} turns it off.
+	 */
+	private static Map<String, String> wrongClock() {
+		if ("false".equals(System.getProperty("chaos.faketime"))) {
+			return Map.of();
+		}
+		for (String library : List.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
+				"/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1", "/usr/lib/faketime/libfaketime.so.1")) {
+			if (Files.isReadable(Path.of(library))) {
+				return Map.of("LD_PRELOAD", library, "FAKETIME", "+1h");
+			}
+		}
+		return Map.of();
 	}
 
 	ThrowawayPostgres postgres() {

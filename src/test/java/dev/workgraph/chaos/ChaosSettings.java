@@ -18,9 +18,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param maxOpenItems the planner stops creating while this many items are open
  * @param requestTimeout an answer slower than this is a hang (a violation)
  * @param drainTimeout the drain must end with every item terminal within this
+ * @param minimumClaims the load goes on (up to three times as long) until this many
+ * claims succeeded
  */
 record ChaosSettings(long seed, Duration load, int workers, int wrongClockWorkers, List<Integer> leaseSeconds,
-		int maxOpenItems, Duration requestTimeout, Duration drainTimeout) {
+		int maxOpenItems, Duration requestTimeout, Duration drainTimeout, int minimumClaims) {
 
 	/** The seed: {@code -Dchaos.seed}, else a fresh random one (printed by the run). */
 	static long configuredSeed() {
@@ -32,7 +34,7 @@ record ChaosSettings(long seed, Duration load, int workers, int wrongClockWorker
 	/** A short run for the normal build. */
 	static ChaosSettings quick(Duration load) {
 		return new ChaosSettings(configuredSeed(), load, 12, 3, List.of(2, 3, 4, 6), 80, Duration.ofSeconds(30),
-				Duration.ofSeconds(120));
+				Duration.ofSeconds(120), 60);
 	}
 
 	/** The soak: {@code -Dchaos.duration} of load (e.g. 600s, 10m). */
@@ -40,7 +42,7 @@ record ChaosSettings(long seed, Duration load, int workers, int wrongClockWorker
 		Duration load = parse(System.getProperty("chaos.duration", "60s"));
 		int workers = Integer.getInteger("chaos.workers", 16);
 		return new ChaosSettings(configuredSeed(), load, workers, Math.max(1, workers / 5), List.of(2, 3, 4, 6, 10),
-				150, Duration.ofSeconds(30), Duration.ofSeconds(240));
+				150, Duration.ofSeconds(30), Duration.ofSeconds(240), 0);
 	}
 
 	/** {@code 90}, {@code 90s}, {@code 10m}, {@code 1h} or an ISO-8601 duration. */

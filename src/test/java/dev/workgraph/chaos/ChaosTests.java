@@ -36,8 +36,8 @@ class ChaosTests {
 
 	@Test
 	void invariantsHoldWhileAnInstanceIsKilledAndRestarted() {
-		Result result = run("instance-killed", Duration.ofSeconds(20), (faults, random, loading) -> {
-			pauseWhile(loading, 6_000);
+		Result result = run("instance-killed", Duration.ofSeconds(15), (faults, random, loading) -> {
+			pauseWhile(loading, 4_000);
 			faults.killInstance(1);
 		});
 		assertThat(result.faults()).singleElement().satisfies((fault) -> assertThat(fault.name).startsWith("kill -9"));
@@ -46,8 +46,8 @@ class ChaosTests {
 
 	@Test
 	void invariantsHoldWhilePostgresRestartsAndCrashes() {
-		Result result = run("postgres-restarted", Duration.ofSeconds(18), (faults, random, loading) -> {
-			pauseWhile(loading, 4_000);
+		Result result = run("postgres-restarted", Duration.ofSeconds(14), (faults, random, loading) -> {
+			pauseWhile(loading, 3_000);
 			faults.restartPostgres("fast");
 			pauseWhile(loading, 4_000);
 			faults.restartPostgres("immediate");
@@ -58,7 +58,7 @@ class ChaosTests {
 
 	@Test
 	void exhaustedPoolAnswers503PromptlyAndRecovers() {
-		Result result = run("pool-exhausted", Duration.ofSeconds(12), (faults, random, loading) -> {
+		Result result = run("pool-exhausted", Duration.ofSeconds(9), (faults, random, loading) -> {
 			pauseWhile(loading, 3_000);
 			faults.exhaustPool(0);
 		});

@@ -47,9 +47,16 @@ final class Planner implements Runnable {
 
 	@Override
 	public void run() {
+		long nextUnblock = System.nanoTime();
 		while (!this.world.stopped()) {
 			if (this.world.loading()) {
 				plan();
+				// Now and then, as operators do, free items stuck behind cancelled work:
+				// otherwise they pile up until nothing is ready.
+				if (System.nanoTime() > nextUnblock) {
+					unblock();
+					nextUnblock = System.nanoTime() + 3_000_000_000L;
+				}
 				pause(10, 90);
 			}
 			else {

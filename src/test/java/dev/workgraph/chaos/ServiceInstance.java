@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class ServiceInstance {
 
-	private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+	private static final Duration START_TIMEOUT = Duration.ofSeconds(300);
 
 	private final String name;
 
@@ -31,7 +31,9 @@ final class ServiceInstance {
 
 	private final Map<String, String> properties;
 
-	private final List<String> launcher;
+	private final Map<String, String> environment;
+
+	private final String clock;
 
 	private final Path log;
 
@@ -45,14 +47,16 @@ final class ServiceInstance {
 	private int starts;
 
 	/**
-	 * @param launcher a command the JVM runs under, e.g. {@code faketime -f +1h}; empty
-	 * for none
+	 * @param environment extra environment of the JVM, e.g. libfaketime's
+	 * @param clock how this instance's wall clock differs from the machine's, for reports
 	 */
-	ServiceInstance(String name, Map<String, String> properties, List<String> launcher, Path log) {
+	ServiceInstance(String name, Map<String, String> properties, Map<String, String> environment, String clock,
+			Path log) {
 		this.name = name;
 		this.port = Ports.free();
 		this.properties = properties;
-		this.launcher = launcher;
+		this.environment = environment;
+		this.clock = clock;
 		this.log = log;
 	}
 
@@ -62,6 +66,11 @@ final class ServiceInstance {
 
 	int port() {
 		return this.port;
+	}
+
+	/** How this instance's wall clock differs from the machine's, for reports. */
+	String clock() {
+		return this.clock;
 	}
 
 	String base() {
@@ -77,7 +86,10 @@ final class ServiceInstance {
 		if (this.process != null && this.process.isAlive()) {
 			throw new IllegalStateException(this.name + " is already running");
 		}
-		List<String> command = new ArrayList<>(this.launcher);
+		if (healthy()) {
+			throw new IllegalStateException(this.name + ": something already answers on port " + this.port);
+		}
+		List<String> command = new ArrayList<>();
 		command.add(ProcessHandle.current().info().command().orElse("java"));
 		command.addAll(List.of("-Xms64m", "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
 				"-Duser.timezone=Asia/Kathmandu", "-cp", System.getProperty("java.class.path"),
@@ -86,12 +98,12 @@ final class ServiceInstance {
 		this.properties.forEach((key, value) -> command.add("--" + key + "=" + value));
 		try {
 			Files.createDirectories(this.log.getParent());
-			Files.writeString(this.log,
-					"\n===== start " + (this.starts + 1) + ": " + String.join(" ", this.launcher) + " =====\n",
+			Files.writeString(this.log, "\n===== start " + (this.starts + 1) + " (" + this.clock + ") =====\n",
 					StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
 					java.nio.file.StandardOpenOption.APPEND);
 			ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.log.toFile()));
+			builder.environment().putAll(this.environment);
 			this.process = builder.start();
 			this.process.getOutputStream().close();
 		}
@@ -120,8 +132,17 @@ final class ServiceInstance {
 		if (running == null) {
 			return;
 		}
-		running.destroyForcibly();
-		waitFor(running);
+		List<ProcessHandle> tree = new ArrayList<>(running.descendants().toList());
+		tree.add(running.toHandle());
+		tree.forEach(ProcessHandle::destroyForcibly);
+		for (ProcessHandle handle : tree) {
+			try {
+				handle.onExit().get(30, TimeUnit.SECONDS);
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(this.name + ": process " + handle.pid() + " did not die", ex);
+			}
+		}
 	}
 
 	/** SIGTERM and a graceful shutdown; SIGKILL if that takes too long. */
@@ -172,15 +193,6 @@ final class ServiceInstance {
 		}
 		catch (IOException ex) {
 			return "(no log: " + ex.getMessage() + ")";
-		}
-	}
-
-	private static void waitFor(Process process) {
-		try {
-			process.waitFor(30, TimeUnit.SECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
 		}
 	}
 

@@ -105,7 +105,7 @@ final class SimulatedWorker implements Runnable {
 			this.tally.add("claims");
 		}
 		else if (reply.status() == 204) {
-			pause(30, this.world.loading() ? 250 : 100);
+			pause(50, this.world.loading() ? 400 : 150);
 		}
 		else {
 			backOff();
