@@ -14,8 +14,7 @@ import java.util.Map;
 /**
  * What a chaos run runs against: a throwaway PostgreSQL cluster with one fresh database,
  * and service instances (separate JVMs) sharing it. The pool is small and its connection
- * timeout short, so an exhausted pool answers 503 quickly; the reaper runs often, so
- * short leases are reclaimed quickly.
+ * timeout short, so an exhausted pool answers 503 quickly.
  */
 final class ChaosCluster implements AutoCloseable {
 
@@ -45,7 +44,9 @@ final class ChaosCluster implements AutoCloseable {
 			properties.put("spring.datasource.password", "");
 			properties.put("spring.datasource.hikari.maximum-pool-size", Integer.toString(POOL_SIZE));
 			properties.put("spring.datasource.hikari.connection-timeout", Long.toString(POOL_TIMEOUT_MILLIS));
-			properties.put("workgraph.lease.reaper-interval", "250ms");
+			// The contract's default: a second in which a lease is dead but not yet
+			// recorded.
+			properties.put("workgraph.lease.reaper-interval", "1s");
 			// Two expiries in a row already trip the crash-loop guard: exercised more
 			// often.
 			properties.put("workgraph.lease.max-consecutive-expirations", "2");

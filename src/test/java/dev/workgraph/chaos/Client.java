@@ -47,6 +47,11 @@ final class Client {
 		return this.instances.size();
 	}
 
+	/** An actor saw something that breaks an invariant on its own. */
+	void violation(String invariant, String detail) {
+		this.history.violation(invariant, detail);
+	}
+
 	Reply send(Call call) {
 		ServiceInstance instance = this.instances.get(call.instance % this.instances.size());
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(instance.base() + call.path))

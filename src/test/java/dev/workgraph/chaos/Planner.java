@@ -118,7 +118,40 @@ final class Planner implements Runnable {
 		if (parent != null) {
 			body.put("parentId", parent.toString());
 		}
+		if (this.random.nextInt(100) < 10) {
+			return createTwiceAtOnce(token, body);
+		}
 		return createWithRetries("planner", token, body, this.client, this.world, this.random, this::nextInstance);
+	}
+
+	/**
+	 * The same create, with the same Idempotency-Key, sent to both instances at once:
+	 * whatever the answers, at most one item may come of it.
+	 */
+	private UUID createTwiceAtOnce(String token, Map<String, Object> body) {
+		this.tally.add("duplicate_requests");
+		UUID[] ids = new UUID[2];
+		Thread[] threads = new Thread[2];
+		for (int i = 0; i < 2; i++) {
+			int copy = i;
+			int instance = this.instance + i;
+			threads[i] = Thread.ofVirtual()
+				.start(() -> ids[copy] = createWithRetries("planner", token, body, this.client, this.world,
+						new Random(token.hashCode() + copy), () -> instance));
+		}
+		for (Thread thread : threads) {
+			try {
+				thread.join();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		if (ids[0] != null && ids[1] != null && !ids[0].equals(ids[1])) {
+			this.client.violation("4-drained-nothing-lost",
+					"one Idempotency-Key (" + token + ") created two items: " + ids[0] + " and " + ids[1]);
+		}
+		return (ids[0] != null) ? ids[0] : ids[1];
 	}
 
 	/**

@@ -153,10 +153,10 @@ final class SimulatedWorker implements Runnable {
 		else if (choice < 77) {
 			cancel();
 		}
-		else if (choice < 84) {
+		else if (choice < 86) {
 			stallThenWrite();
 		}
-		else if (choice < 90) {
+		else if (choice < 91) {
 			crash();
 		}
 		else {
@@ -327,7 +327,10 @@ final class SimulatedWorker implements Runnable {
 
 	/**
 	 * Stalls until the lease is certainly dead (its expiry, measured from the moment the
-	 * answer that set it arrived, plus a margin), then writes as if nothing happened.
+	 * answer that set it arrived), then writes as if nothing happened: first just past
+	 * the expiry, before the reaper has recorded it (the lease is dead at expiresAt
+	 * whether or not anything has noticed), then sometimes again a little later. Both
+	 * clocks are the machine's: PostgreSQL set the expiry no later than that moment.
 	 */
 	private void stallThenWrite() {
 		Held lease = this.held;
@@ -336,8 +339,16 @@ final class SimulatedWorker implements Runnable {
 			return;
 		}
 		this.tally.add("stalls_past_lease");
-		long deadline = lease.deadAfterNanos + (300 + this.random.nextInt(1200)) * 1_000_000L;
-		pauseMillis((deadline - System.nanoTime()) / 1_000_000);
+		pauseMillis((lease.deadAfterNanos - System.nanoTime()) / 1_000_000 + 1 + this.random.nextInt(150));
+		staleWrite(lease);
+		if (this.random.nextBoolean()) {
+			pause(200, 1500);
+			staleWrite(lease);
+		}
+		ended();
+	}
+
+	private void staleWrite(Held lease) {
 		Call write = switch (this.random.nextInt(5)) {
 			case 0 -> leaseCall(Op.RENEW, "renew", Map.of("epoch", lease.epoch));
 			case 1 -> leaseCall(Op.RELEASE, "release", Map.of("epoch", lease.epoch));
@@ -349,7 +360,6 @@ final class SimulatedWorker implements Runnable {
 		};
 		this.tally.add("stale_writes_attempted");
 		send(write.stale(true));
-		ended();
 	}
 
 	/**
