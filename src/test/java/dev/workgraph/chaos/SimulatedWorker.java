@@ -125,9 +125,6 @@ final class SimulatedWorker implements Runnable {
 		}
 		if (this.random.nextInt(100) < 6) {
 			replayStale();
-			if (this.held == null) {
-				return;
-			}
 		}
 		lease.steps++;
 		if (lease.steps < 2 || this.random.nextInt(100) < 35) {
@@ -378,7 +375,8 @@ final class SimulatedWorker implements Runnable {
 	private void duplicateComplete() {
 		this.tally.add("duplicate_requests");
 		Held lease = this.held;
-		Map<String, Object> body = Map.of("epoch", lease.epoch, "result", Map.of("by", workerId()));
+		Map<String, Object> body = Map.of("epoch", lease.epoch, "result",
+				Map.of("by", workerId(), "lease", lease.leaseId.toString()));
 		Reply[] replies = new Reply[2];
 		Thread first = Thread.ofVirtual().start(() -> replies[0] = send(leaseCall(Op.COMPLETE, "complete", body)));
 		Thread second = Thread.ofVirtual().start(() -> replies[1] = send(leaseCall(Op.COMPLETE, "complete", body)));
