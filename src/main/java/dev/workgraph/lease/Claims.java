@@ -58,9 +58,12 @@ class Claims {
 			    where w.id = d.item_id
 			    returning w.*
 			), granted as (
+			    -- Acquired when granted, not when the transaction began: now() can precede the
+			    -- snapshot that saw the previous lease end, and history would show an overlap.
 			    insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
-			    select :leaseId, c.id, :workerId, c.epoch, now(), now() + make_interval(secs => :leaseSeconds)
-			    from claimed c
+			    select :leaseId, c.id, :workerId, c.epoch, t.granted_at,
+			        t.granted_at + make_interval(secs => :leaseSeconds)
+			    from claimed c cross join (select clock_timestamp() as granted_at) t
 			    returning *
 			)
 			select c.*, g.id as lease_id, g.worker_id, g.acquired_at, g.expires_at

@@ -18,18 +18,25 @@ import org.springframework.stereotype.Repository;
 @Repository
 class LeasesOfCancelledItems implements CancellationParticipant {
 
+	/**
+	 * The items are locked by now, but the cancelling transaction may have begun (fixing
+	 * {@code now()}) before a lease of theirs was granted: the lease ends at the moment
+	 * of this statement, never before it was acquired.
+	 */
 	static final String END_LEASES_OF_CANCELLED_ITEMS = """
 			with ended as (
 			    delete from leases where item_id = any(:ids::uuid[])
 			    returning *
+			), moment as (
+			    select clock_timestamp() as t
 			)
 			insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at, ended_at,
 			    outcome, reason)
-			select id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at,
-			    case when expires_at > now() then now() else expires_at end,
-			    case when expires_at > now() then 'cancelled' else 'expired' end,
-			    case when expires_at > now() then :reason end
-			from ended
+			select e.id, e.item_id, e.worker_id, e.epoch, e.acquired_at, e.renewed_at, e.expires_at,
+			    case when e.expires_at > moment.t then moment.t else e.expires_at end,
+			    case when e.expires_at > moment.t then 'cancelled' else 'expired' end,
+			    case when e.expires_at > moment.t then :reason end
+			from ended e cross join moment
 			""";
 
 	private final JdbcClient jdbc;

@@ -9,6 +9,7 @@ import java.sql.SQLTransientConnectionException;
 
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.transaction.TransactionSystemException;
 
 /**
  * Recognises failures that mean "PostgreSQL cannot be reached right now" (the pool timed
@@ -23,6 +24,16 @@ final class DatabaseUnavailable {
 
 	static boolean isCauseOf(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			// A connection that breaks mid-transaction fails the rollback too
+			// ("Connection is closed"), and that exception replaces the one saying why.
+			// Spring keeps the original as the application exception, except after a
+			// failed commit: then the rollback failing in JDBC is all that is left.
+			if (cause instanceof TransactionSystemException rollbackFailed) {
+				Throwable original = rollbackFailed.getApplicationException();
+				if ((original != null) ? isCauseOf(original) : rollbackFailed.getCause() instanceof SQLException) {
+					return true;
+				}
+			}
 			if (cause instanceof CannotGetJdbcConnectionException || cause instanceof QueryTimeoutException
 					|| cause instanceof SQLTransientConnectionException
 					|| cause instanceof SQLNonTransientConnectionException || cause instanceof ConnectException

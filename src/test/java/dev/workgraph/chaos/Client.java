@@ -1,0 +1,239 @@
+package dev.workgraph.chaos;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.MissingNode;
+
+/**
+ * The HTTP client every simulated actor uses: real sockets to the service instances,
+ * every request and answer recorded in the {@link History} (never an exception: a
+ * connection failure or a timeout is an answer too).
+ */
+final class Client {
+
+	static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private final List<ServiceInstance> instances;
+
+	private final History history;
+
+	private final Duration timeout;
+
+	private final HttpClient http = HttpClient.newBuilder()
+		.version(HttpClient.Version.HTTP_1_1)
+		.connectTimeout(Duration.ofSeconds(2))
+		.build();
+
+	Client(List<ServiceInstance> instances, History history, Duration timeout) {
+		this.instances = instances;
+		this.history = history;
+		this.timeout = timeout;
+	}
+
+	int instanceCount() {
+		return this.instances.size();
+	}
+
+	/** An actor saw something that breaks an invariant on its own. */
+	void violation(String invariant, String detail) {
+		this.history.violation(invariant, detail);
+	}
+
+	Reply send(Call call) {
+		ServiceInstance instance = this.instances.get(call.instance % this.instances.size());
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(instance.base() + call.path))
+			.timeout(this.timeout)
+			.header("Accept", "application/json, application/problem+json");
+		call.headers.forEach(request::header);
+		if (call.body != null) {
+			request.header("Content-Type", "application/json")
+				.method(call.method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(call.body)));
+		}
+		else {
+			request.method(call.method, HttpRequest.BodyPublishers.noBody());
+		}
+		long seq = this.history.nextSeq();
+		Instant sentAt = Instant.now();
+		long sent = System.nanoTime();
+		int status;
+		String text = null;
+		String contentType = null;
+		String failure = null;
+		try {
+			HttpResponse<String> response = this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+			status = response.statusCode();
+			text = response.body();
+			contentType = response.headers().firstValue("Content-Type").orElse(null);
+		}
+		catch (HttpTimeoutException ex) {
+			status = Exchange.TIMED_OUT;
+			failure = "timeout";
+		}
+		catch (IOException ex) {
+			status = Exchange.NO_ANSWER;
+			failure = ex.getClass().getSimpleName() + ((ex.getMessage() != null) ? ": " + ex.getMessage() : "");
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			status = Exchange.NO_ANSWER;
+			failure = "interrupted";
+		}
+		long received = System.nanoTime();
+		JsonNode body = parse(text);
+		UUID leaseId = call.leaseId;
+		UUID itemId = call.itemId;
+		Long epoch = call.epoch;
+		String outcome = null;
+		if (call.op == Op.CLAIM && status == 201) {
+			leaseId = uuid(body.path("lease").path("id"));
+			epoch = body.path("lease").path("epoch").asLong();
+			itemId = uuid(body.path("item").path("id"));
+		}
+		else if (call.op.leaseMutation() && call.op.succeeded(status)) {
+			JsonNode lease = body.has("lease") ? body.path("lease") : body;
+			outcome = lease.path("outcome").asString(null);
+		}
+		else if (call.op == Op.CREATE && call.op.succeeded(status)) {
+			itemId = uuid(body.path("id"));
+		}
+		String code = (status >= 400) ? body.path("code").asString(null) : null;
+		Exchange exchange = new Exchange(seq, call.actor, call.op, call.instance % this.instances.size(), call.method,
+				call.path, leaseId, itemId, epoch, call.stale, call.token, sent, received, sentAt, status, code,
+				outcome, failure);
+		this.history.record(exchange, contentType, text);
+		return new Reply(exchange, body);
+	}
+
+	private static JsonNode parse(String text) {
+		if (text == null || text.isEmpty()) {
+			return MissingNode.getInstance();
+		}
+		try {
+			return JSON.readTree(text);
+		}
+		catch (RuntimeException ex) {
+			return MissingNode.getInstance();
+		}
+	}
+
+	static UUID uuid(JsonNode node) {
+		String text = node.asString(null);
+		return (text == null || text.isEmpty()) ? null : UUID.fromString(text);
+	}
+
+	/** A request to send, with what the checker needs to know about it. */
+	static final class Call {
+
+		final String actor;
+
+		final Op op;
+
+		final String method;
+
+		final String path;
+
+		Object body;
+
+		final Map<String, String> headers = new LinkedHashMap<>();
+
+		UUID leaseId;
+
+		UUID itemId;
+
+		Long epoch;
+
+		boolean stale;
+
+		String token;
+
+		int instance;
+
+		private Call(String actor, Op op, String method, String path) {
+			this.actor = actor;
+			this.op = op;
+			this.method = method;
+			this.path = path;
+		}
+
+		static Call get(String actor, Op op, String path) {
+			return new Call(actor, op, "GET", path);
+		}
+
+		static Call post(String actor, Op op, String path, Object body) {
+			Call call = new Call(actor, op, "POST", path);
+			call.body = body;
+			return call;
+		}
+
+		static Call delete(String actor, Op op, String path) {
+			return new Call(actor, op, "DELETE", path);
+		}
+
+		Call lease(UUID leaseId, long epoch) {
+			this.leaseId = leaseId;
+			this.epoch = epoch;
+			return this;
+		}
+
+		Call item(UUID itemId) {
+			this.itemId = itemId;
+			return this;
+		}
+
+		Call stale(boolean stale) {
+			this.stale = stale;
+			return this;
+		}
+
+		Call token(String token) {
+			this.token = token;
+			return this;
+		}
+
+		Call header(String name, String value) {
+			this.headers.put(name, value);
+			return this;
+		}
+
+		Call via(int instance) {
+			this.instance = instance;
+			return this;
+		}
+
+	}
+
+	/** The recorded exchange and the parsed body (missing when empty or not JSON). */
+	record Reply(Exchange exchange, JsonNode body) {
+
+		int status() {
+			return this.exchange.status();
+		}
+
+		String code() {
+			return this.exchange.code();
+		}
+
+		boolean ok() {
+			return this.exchange.succeeded();
+		}
+
+		boolean unavailable() {
+			return this.exchange.unavailable();
+		}
+
+	}
+
+}

@@ -1,0 +1,213 @@
+package dev.workgraph.chaos;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+
+import dev.workgraph.chaos.Client.Call;
+import dev.workgraph.chaos.Client.Reply;
+import dev.workgraph.chaos.History.Fault;
+
+/**
+ * The faults a run can inject, each ending with proof that the service came back by
+ * itself: SIGKILL of a service instance and its restart, a PostgreSQL restart (clean or
+ * crash), and an exhausted connection pool.
+ */
+final class Faults {
+
+	private static final long RECOVERY_MILLIS = 60_000;
+
+	private final ChaosCluster cluster;
+
+	private final Client client;
+
+	private final History history;
+
+	private final World world;
+
+	private final Random random;
+
+	Faults(ChaosCluster cluster, Client client, History history, World world, Random random) {
+		this.cluster = cluster;
+		this.client = client;
+		this.history = history;
+		this.world = world;
+		this.random = random;
+	}
+
+	/**
+	 * SIGKILL one instance mid-load, leave it down a moment, start it again. Its open
+	 * transactions die with it; the other instance carries on.
+	 */
+	void killInstance(int index) {
+		ServiceInstance instance = this.cluster.instances().get(index);
+		Fault fault = this.history.faultStarted("kill -9 " + instance.name());
+		instance.kill();
+		long down = 500 + this.random.nextInt(2500);
+		ServiceInstance.sleep(down);
+		long restarting = System.nanoTime();
+		try {
+			instance.start();
+			fault.ended("down " + down + " ms, healthy again " + (System.nanoTime() - restarting) / 1_000_000
+					+ " ms after the restart");
+		}
+		catch (RuntimeException ex) {
+			this.history.violation("recovery", instance.name() + " did not start again: " + ex.getMessage());
+			fault.ended("did not come back");
+		}
+	}
+
+	/**
+	 * Restarts PostgreSQL under the running service: {@code fast} disconnects every
+	 * session, {@code immediate} crashes the server and recovers from the WAL. The
+	 * service must come back by itself: every instance healthy, and a request answered
+	 * 200, without anybody touching it.
+	 */
+	void restartPostgres(String mode) {
+		Fault fault = this.history.faultStarted("postgres restart -m " + mode);
+		long started = System.nanoTime();
+		this.cluster.postgres().restart(mode);
+		long restarted = System.nanoTime();
+		String note = awaitRecovery("after the PostgreSQL restart");
+		fault.ended("restart took " + (restarted - started) / 1_000_000 + " ms; " + note);
+	}
+
+	/**
+	 * Holds a row lock from outside the service on an item nobody claims and sends more
+	 * requests that need that row than the pool has connections: each one holds its
+	 * connection while it waits. Requests that need a connection then must get a 503
+	 * problem in about the pool's connection timeout, not hang; once the lock goes, the
+	 * stuck requests finish and the service answers normally again.
+	 */
+	void exhaustPool(int index) {
+		ServiceInstance instance = this.cluster.instances().get(index);
+		Fault fault = this.history.faultStarted("pool exhaustion on " + instance.name());
+		String token = this.world.token("sentinel");
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("title", token);
+		body.put("queue", World.SENTINEL_QUEUE);
+		UUID sentinel = Planner.createWithRetries("fault", token, body, this.client, this.world, this.random,
+				() -> index);
+		if (sentinel == null) {
+			fault.ended("skipped: could not create the sentinel item");
+			return;
+		}
+		int slowRequests = this.cluster.poolSize() + 4;
+		List<Thread> slow = new ArrayList<>();
+		List<Long> probeMillis = new ArrayList<>();
+		int unavailable = 0;
+		try (Connection lock = this.cluster.connect()) {
+			lock.setAutoCommit(false);
+			try (PreparedStatement statement = lock
+				.prepareStatement("select id from work_items where id = ? for update")) {
+				statement.setObject(1, sentinel);
+				statement.executeQuery().close();
+			}
+			for (int i = 0; i < slowRequests; i++) {
+				slow.add(Thread.ofVirtual()
+					.start(() -> this.client.send(Call.post("fault", Op.CANCEL_ITEM, "/items/" + sentinel + "/cancel",
+							Map.of("reason", "pool exhaustion drill"))
+						.item(sentinel)
+						.via(index))));
+			}
+			awaitSessionsWaitingOnLocks(this.cluster.poolSize());
+			for (int probe = 0; probe < 3; probe++) {
+				Reply reply = this.client
+					.send(Call.get("fault", Op.PROBE, "/items/" + sentinel).item(sentinel).via(index));
+				long millis = Math.round(reply.exchange().millis());
+				probeMillis.add(millis);
+				if (reply.status() == 503) {
+					unavailable++;
+					long bound = this.cluster.poolTimeoutMillis() + 5_000;
+					if (millis > bound) {
+						this.history.violation("pool-exhaustion",
+								"the 503 took " + millis + " ms (bound " + bound + " ms): " + reply.exchange());
+					}
+				}
+			}
+			lock.rollback();
+		}
+		catch (SQLException ex) {
+			fault.ended("could not hold the lock: " + ex.getMessage());
+			return;
+		}
+		for (Thread thread : slow) {
+			try {
+				thread.join(60_000);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		if (unavailable == 0) {
+			this.history.violation("pool-exhaustion", "with every connection of " + instance.name()
+					+ " held, no probe got a 503 (probe times " + probeMillis + " ms)");
+		}
+		String note = awaitRecovery("after the pool was exhausted");
+		// Make sure the sentinel ends terminal even if every slow cancel gave up.
+		for (int attempt = 0; attempt < 30; attempt++) {
+			Reply cancelled = this.client
+				.send(Call.post("fault", Op.CANCEL_ITEM, "/items/" + sentinel + "/cancel", Map.of()).item(sentinel));
+			if (!cancelled.unavailable()) {
+				break;
+			}
+			ServiceInstance.sleep(500);
+		}
+		fault.ended(unavailable + "/3 probes answered 503 in " + probeMillis + " ms; " + note);
+	}
+
+	/**
+	 * Every live instance reports healthy and answers a read with 200 within a minute.
+	 */
+	private String awaitRecovery(String when) {
+		long started = System.nanoTime();
+		long deadline = started + RECOVERY_MILLIS * 1_000_000;
+		for (int index = 0; index < this.cluster.instances().size(); index++) {
+			ServiceInstance instance = this.cluster.instances().get(index);
+			if (!instance.alive()) {
+				continue;
+			}
+			boolean recovered = false;
+			while (!recovered && System.nanoTime() < deadline) {
+				Reply probe = this.client.send(Call.get("fault", Op.PROBE, "/items?limit=1").via(index));
+				recovered = probe.status() == 200 && instance.healthy();
+				if (!recovered) {
+					ServiceInstance.sleep(250);
+				}
+			}
+			if (!recovered) {
+				this.history.violation("recovery",
+						instance.name() + " did not answer normally within " + RECOVERY_MILLIS + " ms " + when);
+			}
+		}
+		return "recovered in " + (System.nanoTime() - started) / 1_000_000 + " ms";
+	}
+
+	private void awaitSessionsWaitingOnLocks(int count) {
+		long deadline = System.nanoTime() + 15_000_000_000L;
+		while (System.nanoTime() < deadline) {
+			try (Connection connection = this.cluster.connect();
+					PreparedStatement statement = connection
+						.prepareStatement("select count(*) from pg_stat_activity where datname = current_database()"
+								+ " and wait_event_type = 'Lock'");
+					ResultSet rs = statement.executeQuery()) {
+				rs.next();
+				if (rs.getInt(1) >= count) {
+					return;
+				}
+			}
+			catch (SQLException ex) {
+				return;
+			}
+			ServiceInstance.sleep(100);
+		}
+	}
+
+}

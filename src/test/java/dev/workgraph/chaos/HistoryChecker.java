@@ -1,0 +1,449 @@
+package dev.workgraph.chaos;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import dev.workgraph.chaos.History.Violation;
+import dev.workgraph.chaos.ServerHistory.AttentionRow;
+import dev.workgraph.chaos.ServerHistory.ItemRow;
+import dev.workgraph.chaos.ServerHistory.LeaseRow;
+
+/**
+ * Checks a drained run: the client's record of every request and answer against the
+ * database's own history. Each check is named after the invariant it proves (issue 4 §1):
+ * {@code 1-no-stale-write}, {@code 2-epochs-and-no-overlap}, {@code 3-one-outcome},
+ * {@code 4-drained-nothing-lost}, {@code 5-readiness} and {@code 6-no-5xx} (the last is
+ * found while recording).
+ */
+final class HistoryChecker {
+
+	private final List<Exchange> exchanges;
+
+	private final List<LeaseRow> leases;
+
+	private final Map<UUID, ItemRow> items;
+
+	private final List<AttentionRow> attentionRequests;
+
+	private final World world;
+
+	private final List<Violation> violations = new ArrayList<>();
+
+	private final Map<String, Long> figures = new LinkedHashMap<>();
+
+	/** Granted leases as the client learnt them from claim answers. */
+	private final Map<UUID, Exchange> claims = new HashMap<>();
+
+	HistoryChecker(List<Exchange> exchanges, List<LeaseRow> leases, Map<UUID, ItemRow> items,
+			List<AttentionRow> attentionRequests, World world) {
+		this.exchanges = exchanges;
+		this.leases = leases;
+		this.items = items;
+		this.attentionRequests = attentionRequests;
+		this.world = world;
+	}
+
+	List<Violation> violations() {
+		return this.violations;
+	}
+
+	Map<String, Long> figures() {
+		return this.figures;
+	}
+
+	HistoryChecker check() {
+		Map<UUID, LeaseRow> leasesById = this.leases.stream()
+			.collect(Collectors.toMap(LeaseRow::leaseId, Function.identity()));
+		noDoubleGrantAndClaimsMatchTheServer(leasesById);
+		noStaleWriteAccepted();
+		epochsIncreaseAndLeasesNeverOverlap();
+		everyEndedLeaseHasOneMatchingOutcome(leasesById);
+		attentionRequestsWereRaisedUnderALiveLease(leasesById);
+		drainedAndNothingLost();
+		completedExactlyOnce(leasesById);
+		count();
+		return this;
+	}
+
+	/**
+	 * No two claim answers grant the same item at the same epoch, and each lease a claim
+	 * answered with exists in the database as answered.
+	 */
+	private void noDoubleGrantAndClaimsMatchTheServer(Map<UUID, LeaseRow> leasesById) {
+		Map<String, Exchange> byItemEpoch = new HashMap<>();
+		for (Exchange exchange : this.exchanges) {
+			if (exchange.op() != Op.CLAIM || exchange.status() != 201) {
+				continue;
+			}
+			this.claims.put(exchange.leaseId(), exchange);
+			Exchange earlier = byItemEpoch.putIfAbsent(exchange.itemId() + "@" + exchange.epoch(), exchange);
+			if (earlier != null) {
+				violation("2-epochs-and-no-overlap", "item " + exchange.itemId() + " granted twice at epoch "
+						+ exchange.epoch() + ":\n    " + earlier + "\n    " + exchange);
+			}
+			LeaseRow row = leasesById.get(exchange.leaseId());
+			if (row == null) {
+				violation("3-one-outcome", "a granted lease is missing from the database: " + exchange);
+			}
+			else if (!row.itemId().equals(exchange.itemId()) || row.epoch() != exchange.epoch()
+					|| !row.workerId().equals(exchange.actor())) {
+				violation("2-epochs-and-no-overlap",
+						"the database disagrees with the claim answer: " + exchange + " vs " + row);
+			}
+		}
+	}
+
+	/**
+	 * Invariant 1. A fenced write accepted for epoch e must have been sent before the
+	 * answer granting epoch e+1 of the item arrived (otherwise the service accepted it
+	 * after the new grant), and no write is accepted for a lease after the client was
+	 * told the lease is dead (its end accepted, or a lease_expired / lease_ended
+	 * rejection).
+	 */
+	private void noStaleWriteAccepted() {
+		Map<String, Exchange> grants = new HashMap<>();
+		this.claims.values().forEach((claim) -> grants.put(claim.itemId() + "@" + claim.epoch(), claim));
+		Map<UUID, Exchange> deathProof = new HashMap<>();
+		for (Exchange exchange : this.exchanges) {
+			if (!exchange.op().leaseMutation()) {
+				continue;
+			}
+			boolean proof = (exchange.succeeded() && exchange.op().endsLease()) || (exchange.status() == 409
+					&& ("lease_expired".equals(exchange.code()) || "lease_ended".equals(exchange.code())));
+			if (proof) {
+				deathProof.merge(exchange.leaseId(), exchange,
+						(a, b) -> (a.receivedNanos() <= b.receivedNanos()) ? a : b);
+			}
+		}
+		for (Exchange write : this.exchanges) {
+			if (!write.op().leaseMutation() || !write.succeeded()) {
+				continue;
+			}
+			Exchange claim = this.claims.get(write.leaseId());
+			if (claim == null) {
+				continue; // a lease whose claim answer was lost: its writes are checked
+							// server-side
+			}
+			if (write.epoch() != claim.epoch()) {
+				violation("1-no-stale-write",
+						"accepted with an epoch that is not the lease's (" + claim.epoch() + "): " + write);
+			}
+			Exchange next = grants.get(claim.itemId() + "@" + (claim.epoch() + 1));
+			if (next != null && write.sentNanos() > next.receivedNanos()) {
+				violation("1-no-stale-write", "accepted after epoch " + (claim.epoch() + 1)
+						+ " of the item was granted:\n    grant " + next + "\n    write " + write);
+			}
+			Exchange dead = deathProof.get(write.leaseId());
+			if (dead != null && dead != write && write.sentNanos() > dead.receivedNanos()) {
+				violation("1-no-stale-write",
+						"accepted after the lease was known dead:\n    proof " + dead + "\n    write " + write);
+			}
+		}
+	}
+
+	/**
+	 * Invariant 2, from the database: per item, epochs 1, 2, 3 … with no gap, the item at
+	 * its latest epoch, at most one active lease (the latest), and each lease ended no
+	 * later than the next one was acquired. Per lease: an expired lease ended at its
+	 * expiry, any other before it. And the server-side half of invariant 1: no lease was
+	 * renewed once the next epoch had been granted.
+	 *
+	 * <p>
+	 * PostgreSQL's {@code now()} is the start of the writing transaction, so a renewal
+	 * that commits while another transaction is ending the lease can carry a time a few
+	 * microseconds after {@code ended_at}: that is not a stale write, and is not checked.
+	 * Granting the next epoch needs the end committed first, so that order is strict.
+	 */
+	private void epochsIncreaseAndLeasesNeverOverlap() {
+		for (Map.Entry<UUID, List<LeaseRow>> entry : leasesByItem().entrySet()) {
+			List<LeaseRow> history = entry.getValue();
+			for (int i = 0; i < history.size(); i++) {
+				LeaseRow lease = history.get(i);
+				if (lease.epoch() != i + 1) {
+					violation("2-epochs-and-no-overlap", "item " + entry.getKey() + " has epochs "
+							+ history.stream().map(LeaseRow::epoch).toList() + " (expected 1.." + history.size() + ")");
+					break;
+				}
+				leaseIsWellFormed(lease);
+				if (lease.active() && i != history.size() - 1) {
+					violation("2-epochs-and-no-overlap", "an active lease is not the item's latest: " + lease);
+				}
+				if (i > 0) {
+					LeaseRow previous = history.get(i - 1);
+					if (previous.active()) {
+						violation("2-epochs-and-no-overlap",
+								"two leases of one item active at once:\n    " + previous + "\n    " + lease);
+					}
+					else if (previous.ended() > lease.acquired()) {
+						violation("2-epochs-and-no-overlap", "leases overlap by "
+								+ (previous.ended() - lease.acquired()) + " µs:\n    " + previous + "\n    " + lease);
+					}
+					if (lease.acquired() <= previous.acquired()) {
+						violation("2-epochs-and-no-overlap",
+								"a later epoch was acquired no later:\n    " + previous + "\n    " + lease);
+					}
+					if (previous.renewed() != null && previous.renewed() >= lease.acquired()) {
+						violation("1-no-stale-write",
+								"renewed after the next epoch was granted:\n    " + previous + "\n    " + lease);
+					}
+				}
+			}
+			ItemRow item = this.items.get(entry.getKey());
+			if (item != null && item.epoch() != history.size()) {
+				violation("2-epochs-and-no-overlap", "item " + item.id() + " is at epoch " + item.epoch() + " but has "
+						+ history.size() + " leases");
+			}
+		}
+	}
+
+	/** Each item's leases, by epoch. */
+	private Map<UUID, List<LeaseRow>> leasesByItem() {
+		Map<UUID, List<LeaseRow>> byItem = this.leases.stream().collect(Collectors.groupingBy(LeaseRow::itemId));
+		byItem.values().forEach((history) -> history.sort(Comparator.comparingLong(LeaseRow::epoch)));
+		return byItem;
+	}
+
+	private void leaseIsWellFormed(LeaseRow lease) {
+		if (lease.expires() <= lease.acquired()) {
+			violation("2-epochs-and-no-overlap", "expires no later than acquired: " + lease);
+		}
+		if (lease.renewed() != null && lease.renewed() < lease.acquired()) {
+			violation("2-epochs-and-no-overlap", "renewed before acquired: " + lease);
+		}
+		if (lease.active()) {
+			return;
+		}
+		if (lease.ended() < lease.acquired()) {
+			violation("2-epochs-and-no-overlap", "ended before acquired: " + lease);
+		}
+		if ("expired".equals(lease.outcome())) {
+			if (lease.ended() != lease.expires()) {
+				violation("3-one-outcome", "expired but did not end at its expiry: " + lease);
+			}
+		}
+		else if (lease.ended() >= lease.expires()) {
+			violation("1-no-stale-write", "ended as " + lease.outcome() + " at or after its expiry "
+					+ "(a write accepted on a dead lease): " + lease);
+		}
+	}
+
+	/**
+	 * Invariant 3: when the run is drained no lease is active, every lease has exactly
+	 * one outcome, the one the accepted request asked for, at most one ending request per
+	 * lease was accepted, and every stale-lease rejection named what the history shows.
+	 */
+	private void everyEndedLeaseHasOneMatchingOutcome(Map<UUID, LeaseRow> leasesById) {
+		Set<String> known = Set.of("completed", "released", "cancelled", "decomposed", "attention_requested",
+				"expired");
+		for (LeaseRow lease : this.leases) {
+			if (lease.active()) {
+				violation("3-one-outcome", "still active after the drain: " + lease);
+			}
+			else if (!known.contains(lease.outcome())) {
+				violation("3-one-outcome", "unknown outcome: " + lease);
+			}
+		}
+		Map<UUID, Exchange> acceptedEnd = new HashMap<>();
+		for (Exchange exchange : this.exchanges) {
+			if (!exchange.op().endsLease() || !exchange.succeeded()) {
+				continue;
+			}
+			LeaseRow lease = leasesById.get(exchange.leaseId());
+			Exchange earlier = acceptedEnd.putIfAbsent(exchange.leaseId(), exchange);
+			if (earlier != null) {
+				violation("3-one-outcome",
+						"two requests ending one lease were accepted:\n    " + earlier + "\n    " + exchange);
+			}
+			if (lease != null && !exchange.op().outcome().equals(lease.outcome())) {
+				violation("3-one-outcome",
+						"accepted " + exchange.op() + " but the history says " + lease.outcome() + ": " + exchange);
+			}
+			if (exchange.op() != Op.ASK_BLOCKING && !exchange.op().outcome().equals(exchange.outcome())) {
+				violation("3-one-outcome", "the answer shows outcome " + exchange.outcome() + ": " + exchange);
+			}
+		}
+		// Which stale-lease code (contract §5). "lease_expired" is only wrong when the
+		// lease's other ending had already been answered when the rejected request was
+		// sent: an ending whose transaction began before expiresAt may commit just after
+		// a request that found the lease past its expiry.
+		for (Exchange exchange : this.exchanges) {
+			if (!exchange.op().leaseMutation() || exchange.status() != 409) {
+				continue;
+			}
+			LeaseRow lease = leasesById.get(exchange.leaseId());
+			if (lease == null || lease.active()) {
+				continue;
+			}
+			String code = exchange.code();
+			Exchange ending = acceptedEnd.get(exchange.leaseId());
+			if ("lease_expired".equals(code) && !"expired".equals(lease.outcome()) && ending != null
+					&& ending.receivedNanos() < exchange.sentNanos()) {
+				violation("3-one-outcome", "rejected as lease_expired after the lease had ended " + lease.outcome()
+						+ ":\n    " + ending + "\n    " + exchange);
+			}
+			if ("lease_ended".equals(code) && "expired".equals(lease.outcome())) {
+				violation("3-one-outcome", "rejected as lease_ended, but the lease expired: " + exchange);
+			}
+			if ("epoch_mismatch".equals(code) && exchange.epoch() != null && exchange.epoch() == lease.epoch()) {
+				violation("3-one-outcome", "rejected as epoch_mismatch with the lease's own epoch: " + exchange);
+			}
+		}
+		// Leases the client never heard of come only from claims whose answer was lost.
+		Map<String, Long> unknownClaims = this.exchanges.stream()
+			.filter((exchange) -> exchange.op() == Op.CLAIM && exchange.unavailable())
+			.collect(Collectors.groupingBy(Exchange::actor, Collectors.counting()));
+		Map<String, Long> unknownLeases = this.leases.stream()
+			.filter((lease) -> !this.claims.containsKey(lease.leaseId()))
+			.collect(Collectors.groupingBy(LeaseRow::workerId, Collectors.counting()));
+		unknownLeases.forEach((worker, count) -> {
+			if (count > unknownClaims.getOrDefault(worker, 0L)) {
+				violation("3-one-outcome", worker + " holds " + count + " leases it was never granted, but only "
+						+ unknownClaims.getOrDefault(worker, 0L) + " of its claims went unanswered");
+			}
+		});
+	}
+
+	/**
+	 * A worker's question is recorded under the lease it presented, at that lease's
+	 * epoch, after it was acquired, before it expired, and before the next epoch was
+	 * granted.
+	 */
+	private void attentionRequestsWereRaisedUnderALiveLease(Map<UUID, LeaseRow> leasesById) {
+		Map<UUID, List<LeaseRow>> byItem = leasesByItem();
+		for (AttentionRow request : this.attentionRequests) {
+			if (!"worker".equals(request.raisedBy())) {
+				continue;
+			}
+			LeaseRow lease = leasesById.get(request.leaseId());
+			if (lease == null) {
+				violation("1-no-stale-write", "a question was raised under a lease that does not exist: " + request);
+				continue;
+			}
+			List<LeaseRow> history = byItem.get(lease.itemId());
+			LeaseRow next = (history.size() > lease.epoch()) ? history.get((int) lease.epoch()) : null;
+			boolean alive = request.opened() >= lease.acquired() && request.opened() < lease.expires()
+					&& (next == null || request.opened() < next.acquired());
+			if (!alive || request.epoch() != lease.epoch() || !request.itemId().equals(lease.itemId())) {
+				violation("1-no-stale-write",
+						"a question was accepted outside its lease's life:\n    " + request + "\n    " + lease);
+			}
+		}
+	}
+
+	/**
+	 * Invariant 4: every item is terminal; every item the service confirmed creating
+	 * exists; every item in the database was confirmed, or came from a request whose
+	 * answer was lost.
+	 */
+	private void drainedAndNothingLost() {
+		Map<UUID, String> known = this.world.items();
+		Set<String> unknownOutcome = this.world.unknownOutcomeTokens();
+		long open = 0;
+		long explained = 0;
+		for (ItemRow item : this.items.values()) {
+			if (!item.terminal()) {
+				open++;
+				if (open <= 20) {
+					violation("4-drained-nothing-lost", "not terminal after the drain: " + item);
+				}
+			}
+			if (!known.containsKey(item.id())) {
+				String token = item.title().split("/", 2)[0];
+				if (unknownOutcome.contains(token)) {
+					explained++;
+				}
+				else {
+					violation("4-drained-nothing-lost", "an item nobody was told about: " + item);
+				}
+			}
+		}
+		if (open > 20) {
+			violation("4-drained-nothing-lost", (open - 20) + " more items not terminal after the drain");
+		}
+		for (Map.Entry<UUID, String> item : known.entrySet()) {
+			if (!this.items.containsKey(item.getKey())) {
+				violation("4-drained-nothing-lost", "lost: the service confirmed creating " + item.getKey() + " ("
+						+ item.getValue() + ") but it is not in the database");
+			}
+		}
+		this.figures.put("items_confirmed", (long) known.size());
+		this.figures.put("items_from_unanswered_requests", explained);
+		this.figures.put("items_in_database", (long) this.items.size());
+		this.figures.put("items_open_after_drain", open);
+	}
+
+	/**
+	 * Completed exactly once: one completed lease per completed item, none for any other,
+	 * at most one accepted completion per item, and the stored result is the one the
+	 * accepted completion sent.
+	 */
+	private void completedExactlyOnce(Map<UUID, LeaseRow> leasesById) {
+		Map<UUID, List<LeaseRow>> completions = this.leases.stream()
+			.filter((lease) -> "completed".equals(lease.outcome()))
+			.collect(Collectors.groupingBy(LeaseRow::itemId));
+		for (ItemRow item : this.items.values()) {
+			List<LeaseRow> completed = completions.getOrDefault(item.id(), List.of());
+			int expected = item.status().equals("completed") ? 1 : 0;
+			if (completed.size() != expected) {
+				violation("4-drained-nothing-lost", "item " + item.id() + " is " + item.status() + " with "
+						+ completed.size() + " completed leases");
+			}
+			else if (expected == 1 && item.resultLease() != null
+					&& !item.resultLease().equals(completed.getFirst().leaseId().toString())) {
+				violation("4-drained-nothing-lost", "item " + item.id() + " holds the result sent under lease "
+						+ item.resultLease() + " but was completed under " + completed.getFirst().leaseId());
+			}
+		}
+		Map<UUID, Exchange> acceptedCompletion = new HashMap<>();
+		for (Exchange exchange : this.exchanges) {
+			if (exchange.op() == Op.COMPLETE && exchange.succeeded()) {
+				Exchange earlier = acceptedCompletion.putIfAbsent(exchange.itemId(), exchange);
+				if (earlier != null) {
+					violation("4-drained-nothing-lost",
+							"one item completed twice:\n    " + earlier + "\n    " + exchange);
+				}
+				ItemRow item = this.items.get(exchange.itemId());
+				if (item == null || !item.status().equals("completed")) {
+					violation("4-drained-nothing-lost", "completion accepted but the item is "
+							+ ((item != null) ? item.status() : "missing") + ": " + exchange);
+				}
+			}
+		}
+	}
+
+	private void count() {
+		long expired = this.leases.stream().filter((lease) -> "expired".equals(lease.outcome())).count();
+		Map<UUID, Long> latestEpoch = new HashMap<>();
+		this.leases.forEach((lease) -> latestEpoch.merge(lease.itemId(), lease.epoch(), Math::max));
+		long reclaimed = this.leases.stream()
+			.filter((lease) -> "expired".equals(lease.outcome()) && latestEpoch.get(lease.itemId()) > lease.epoch())
+			.count();
+		Map<String, Long> outcomes = this.leases.stream()
+			.filter((lease) -> lease.outcome() != null)
+			.collect(Collectors.groupingBy(LeaseRow::outcome, java.util.TreeMap::new, Collectors.counting()));
+		this.figures.put("leases", (long) this.leases.size());
+		outcomes.forEach((outcome, count) -> this.figures.put("leases_" + outcome, count));
+		this.figures.put("expiries", expired);
+		this.figures.put("expired_then_reclaimed", reclaimed);
+		this.figures.put("system_attention_requests",
+				this.attentionRequests.stream().filter((request) -> "system".equals(request.raisedBy())).count());
+		this.figures.put("worker_attention_requests",
+				this.attentionRequests.stream().filter((request) -> "worker".equals(request.raisedBy())).count());
+		Set<UUID> leasedItems = new HashSet<>(latestEpoch.keySet());
+		this.figures.put("items_ever_leased", (long) leasedItems.size());
+	}
+
+	private void violation(String invariant, String detail) {
+		this.violations.add(new Violation(invariant, detail));
+	}
+
+}

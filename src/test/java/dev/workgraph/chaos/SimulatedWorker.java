@@ -1,0 +1,607 @@
+package dev.workgraph.chaos;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+
+import dev.workgraph.chaos.Client.Call;
+import dev.workgraph.chaos.Client.Reply;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * An agent worker, simulated: claims work, renews, completes, releases, decomposes into
+ * small subgraphs, asks blocking and non-blocking questions, cancels — and misbehaves the
+ * way real workers do: stalls past its lease and then keeps writing, replays old requests
+ * with stale epochs, sends the same request twice at once, and crashes without releasing
+ * (coming back under a new identity).
+ *
+ * <p>
+ * A worker with a wrong clock ({@code clockSkew} non-zero) schedules its renewals by
+ * comparing the lease's {@code expiresAt} with its own wall clock, as a naive client
+ * would: one whose clock is behind renews too late (its leases expire under it), one
+ * whose clock is ahead renews all the time. The service must not care.
+ *
+ * <p>
+ * A write is sent with {@code stale} set only when the worker knows for certain that the
+ * lease is dead or the epoch wrong, so accepting it is a violation.
+ */
+final class SimulatedWorker implements Runnable {
+
+	private static final int PAST_LEASES_KEPT = 12;
+
+	private final int index;
+
+	private final Random random;
+
+	private final Client client;
+
+	private final World world;
+
+	private final ChaosSettings settings;
+
+	private final Tally tally;
+
+	private final Duration clockSkew;
+
+	private int incarnation = 1;
+
+	private int instance;
+
+	private Held held;
+
+	private final Deque<Past> past = new ArrayDeque<>();
+
+	SimulatedWorker(int index, long seed, Client client, World world, ChaosSettings settings, Tally tally,
+			Duration clockSkew) {
+		this.index = index;
+		this.random = new Random(seed);
+		this.client = client;
+		this.world = world;
+		this.settings = settings;
+		this.tally = tally;
+		this.clockSkew = clockSkew;
+		this.instance = index;
+	}
+
+	String workerId() {
+		String clock = this.clockSkew.isZero() ? ""
+				: "-clock" + (this.clockSkew.isNegative() ? "" : "+") + this.clockSkew.toSeconds() + "s";
+		return "w" + this.index + clock + "." + this.incarnation;
+	}
+
+	@Override
+	public void run() {
+		while (!this.world.stopped()) {
+			if (this.held == null) {
+				claim();
+			}
+			else {
+				act();
+			}
+		}
+	}
+
+	private void claim() {
+		List<String> queues = (this.random.nextInt(5) == 0)
+				? List.of(World.QUEUES.get(this.random.nextInt(World.QUEUES.size()))) : World.QUEUES;
+		int seconds = leaseSeconds();
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("workerId", workerId());
+		body.put("queues", queues);
+		body.put("leaseSeconds", seconds);
+		Reply reply = send(Call.post(workerId(), Op.CLAIM, "/claims", body));
+		if (reply.status() == 201) {
+			JsonNode lease = reply.body().path("lease");
+			this.held = new Held(reply.exchange().leaseId(), reply.exchange().epoch(), reply.exchange().itemId(),
+					seconds);
+			this.held.granted(reply.exchange(), seconds, Instant.parse(lease.path("expiresAt").asString()));
+			this.tally.add("claims");
+		}
+		else if (reply.status() == 204) {
+			pause(50, this.world.loading() ? 400 : 150);
+		}
+		else {
+			backOff();
+		}
+	}
+
+	private void act() {
+		Held lease = this.held;
+		if (renewalDue(lease)) {
+			renew();
+			return;
+		}
+		if (!this.world.loading()) {
+			pause(5, 40);
+			complete();
+			return;
+		}
+		if (this.random.nextInt(100) < 6) {
+			replayStale();
+		}
+		lease.steps++;
+		if (lease.steps < 2 || this.random.nextInt(100) < 35) {
+			work();
+			return;
+		}
+		int choice = this.random.nextInt(100);
+		if (choice < 44) {
+			complete();
+		}
+		else if (choice < 51) {
+			release();
+		}
+		else if (choice < 63) {
+			decompose();
+		}
+		else if (choice < 69) {
+			ask(true);
+		}
+		else if (choice < 75) {
+			ask(false);
+		}
+		else if (choice < 77) {
+			cancel();
+		}
+		else if (choice < 86) {
+			stallThenWrite();
+		}
+		else if (choice < 91) {
+			crash();
+		}
+		else {
+			duplicateComplete();
+		}
+	}
+
+	/**
+	 * A worker with a correct clock renews halfway through what it knows is surely left
+	 * of its lease (measured on its monotonic clock from the moment it sent the request
+	 * that set the expiry). A worker with a wrong clock compares {@code expiresAt} with
+	 * its own wall clock.
+	 */
+	private boolean renewalDue(Held lease) {
+		// Even a client that believes its lease is always about to run out renews at most
+		// a few times a second.
+		return millisUntilRenewal(lease) <= 0 && System.nanoTime() - lease.renewedNanos > 250_000_000L;
+	}
+
+	private long millisUntilRenewal(Held lease) {
+		long halfLease = lease.leaseSeconds * 500L;
+		if (this.clockSkew.isZero()) {
+			return (lease.aliveUntilNanos - System.nanoTime()) / 1_000_000 - halfLease;
+		}
+		Instant localNow = Instant.now().plus(this.clockSkew);
+		return Duration.between(localNow, lease.expiresAt).toMillis() - halfLease;
+	}
+
+	/**
+	 * Does some work: mostly short, sometimes long; a worker wakes up to renew in time.
+	 */
+	private void work() {
+		long millis = (this.random.nextInt(5) == 0) ? 300 + this.random.nextInt(1700) : 20 + this.random.nextInt(230);
+		long untilRenewal = millisUntilRenewal(this.held);
+		pauseMillis(Math.max(0, Math.min(millis, untilRenewal)));
+	}
+
+	private void renew() {
+		Held lease = this.held;
+		int seconds = leaseSeconds();
+		Reply reply = send(leaseCall(Op.RENEW, "renew", Map.of("epoch", lease.epoch, "leaseSeconds", seconds)));
+		if (reply.status() == 200) {
+			lease.granted(reply.exchange(), seconds, Instant.parse(reply.body().path("expiresAt").asString()));
+		}
+		else if (reply.exchange().staleRejection()) {
+			lost();
+		}
+		else {
+			// It may have been renewed: alive no longer than the new length from now.
+			lease.uncertain = true;
+			lease.deadAfterNanos = Math.max(lease.deadAfterNanos,
+					reply.exchange().receivedNanos() + seconds * 1_000_000_000L);
+			backOff();
+		}
+	}
+
+	private void complete() {
+		Held lease = this.held;
+		Map<String, Object> result = Map.of("by", workerId(), "lease", lease.leaseId.toString());
+		Reply reply = send(leaseCall(Op.COMPLETE, "complete", Map.of("epoch", lease.epoch, "result", result)));
+		if (reply.status() == 200) {
+			ended();
+		}
+		else if ("open_children".equals(reply.code()) || "unmet_dependencies".equals(reply.code())) {
+			// Blockers arrived during the lease: the contract says release it instead.
+			release();
+		}
+		else {
+			settle(reply, null);
+		}
+	}
+
+	private void release() {
+		Held lease = this.held;
+		Reply reply = send(leaseCall(Op.RELEASE, "release", Map.of("epoch", lease.epoch, "reason", "giving it back")));
+		if (reply.status() == 200) {
+			ended();
+		}
+		else {
+			settle(reply, null);
+		}
+	}
+
+	private void cancel() {
+		Held lease = this.held;
+		Reply reply = send(
+				leaseCall(Op.CANCEL_LEASE, "cancel", Map.of("epoch", lease.epoch, "reason", "cannot be done")));
+		if (reply.status() == 200) {
+			ended();
+		}
+		else {
+			settle(reply, null);
+		}
+	}
+
+	private void ask(boolean blocking) {
+		Held lease = this.held;
+		Map<String, Object> body = Map.of("epoch", lease.epoch, "question",
+				blocking ? "Which database should this use?" : "FYI: this is taking longer than planned", "blocking",
+				blocking, "context", Map.of("worker", workerId()));
+		Reply reply = send(leaseCall(blocking ? Op.ASK_BLOCKING : Op.ASK_NON_BLOCKING, "attention-requests", body));
+		if (reply.status() == 201) {
+			if (blocking) {
+				ended();
+			}
+		}
+		else if (blocking || reply.exchange().staleRejection()) {
+			settle(reply, null);
+		}
+	}
+
+	/** 1–4 children, some depending on earlier siblings, a few on existing items. */
+	private void decompose() {
+		if (this.world.openItems() >= this.settings.maxOpenItems()) {
+			complete();
+			return;
+		}
+		Held lease = this.held;
+		String token = this.world.token("d");
+		int count = 1 + this.random.nextInt(4);
+		List<Map<String, Object>> children = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			Map<String, Object> child = new LinkedHashMap<>();
+			child.put("key", "k" + i);
+			child.put("title", token + "/k" + i);
+			List<String> dependsOn = new ArrayList<>();
+			for (int j = 0; j < i; j++) {
+				if (this.random.nextInt(100) < 35) {
+					dependsOn.add("k" + j);
+				}
+			}
+			UUID existing = this.world.anyItem(this.random);
+			if (existing != null && this.random.nextInt(100) < 12) {
+				dependsOn.add(existing.toString());
+			}
+			if (!dependsOn.isEmpty()) {
+				child.put("dependsOn", dependsOn);
+			}
+			if (this.random.nextInt(100) < 30) {
+				child.put("priority", this.random.nextInt(11) - 5);
+			}
+			if (this.random.nextInt(100) < 30) {
+				child.put("queue", World.QUEUES.get(this.random.nextInt(World.QUEUES.size())));
+			}
+			children.add(child);
+		}
+		Reply reply = send(leaseCall(Op.DECOMPOSE, "decompose",
+				Map.of("epoch", lease.epoch, "children", children, "reason", "split up"))
+			.token(token));
+		if (reply.status() == 201) {
+			for (JsonNode child : reply.body().path("children")) {
+				this.world.created(Client.uuid(child.path("id")), child.path("title").asString());
+			}
+			this.tally.add("decompositions");
+			ended();
+		}
+		else if ("dependency_cycle".equals(reply.code())) {
+			this.tally.add("decompositions_refused_as_cycles");
+			complete();
+		}
+		else {
+			if (reply.unavailable()) {
+				this.world.outcomeUnknown(token);
+			}
+			settle(reply, token);
+		}
+	}
+
+	/**
+	 * Stalls until the lease is certainly dead (its expiry, measured from the moment the
+	 * answer that set it arrived), then writes as if nothing happened: first just past
+	 * the expiry, before the reaper has recorded it (the lease is dead at expiresAt
+	 * whether or not anything has noticed), then sometimes again a little later. Both
+	 * clocks are the machine's: PostgreSQL set the expiry no later than that moment.
+	 */
+	private void stallThenWrite() {
+		Held lease = this.held;
+		if (lease.uncertain) {
+			work();
+			return;
+		}
+		this.tally.add("stalls_past_lease");
+		pauseMillis((lease.deadAfterNanos - System.nanoTime()) / 1_000_000 + 1 + this.random.nextInt(150));
+		staleWrite(lease);
+		if (this.random.nextBoolean()) {
+			pause(200, 1500);
+			staleWrite(lease);
+		}
+		ended();
+	}
+
+	private void staleWrite(Held lease) {
+		Call write = switch (this.random.nextInt(5)) {
+			case 0 -> leaseCall(Op.RENEW, "renew", Map.of("epoch", lease.epoch));
+			case 1 -> leaseCall(Op.RELEASE, "release", Map.of("epoch", lease.epoch));
+			case 2 -> leaseCall(Op.ASK_NON_BLOCKING, "attention-requests",
+					Map.of("epoch", lease.epoch, "question", "still there?", "blocking", false));
+			case 3 -> leaseCall(Op.DECOMPOSE, "decompose", Map.of("epoch", lease.epoch, "children",
+					List.of(Map.of("key", "late", "title", this.world.token("late") + "/late"))));
+			default -> leaseCall(Op.COMPLETE, "complete", Map.of("epoch", lease.epoch, "result", Map.of("late", true)));
+		};
+		this.tally.add("stale_writes_attempted");
+		send(write.stale(true));
+	}
+
+	/**
+	 * Vanishes without a word; the lease is left to expire. Comes back as someone new.
+	 */
+	private void crash() {
+		this.tally.add("crashes");
+		Held lease = this.held;
+		remember(lease, lease.uncertain ? Long.MAX_VALUE : lease.deadAfterNanos);
+		this.held = null;
+		this.incarnation++;
+		pause(100, 800);
+	}
+
+	/** The same completion sent twice at once: exactly one may succeed. */
+	private void duplicateComplete() {
+		this.tally.add("duplicate_requests");
+		Held lease = this.held;
+		Map<String, Object> body = Map.of("epoch", lease.epoch, "result",
+				Map.of("by", workerId(), "lease", lease.leaseId.toString()));
+		Reply[] replies = new Reply[2];
+		Thread first = Thread.ofVirtual().start(() -> replies[0] = send(leaseCall(Op.COMPLETE, "complete", body)));
+		Thread second = Thread.ofVirtual().start(() -> replies[1] = send(leaseCall(Op.COMPLETE, "complete", body)));
+		try {
+			first.join();
+			second.join();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return;
+		}
+		if (replies[0].ok() || replies[1].ok()) {
+			ended();
+			return;
+		}
+		for (Reply reply : replies) {
+			if ("open_children".equals(reply.code()) || "unmet_dependencies".equals(reply.code())) {
+				release();
+				return;
+			}
+		}
+		for (Reply reply : replies) {
+			if (reply.exchange().staleRejection()) {
+				lost();
+				return;
+			}
+		}
+		settle(replies[0].unavailable() ? replies[0] : replies[1], null);
+	}
+
+	/**
+	 * Replays a request from the past: a lease known to be dead, or the current lease
+	 * with the wrong epoch.
+	 */
+	private void replayStale() {
+		Call call;
+		if (!this.past.isEmpty() && this.random.nextBoolean()) {
+			Past old = List.copyOf(this.past).get(this.random.nextInt(this.past.size()));
+			if (System.nanoTime() <= old.deadAfterNanos) {
+				return;
+			}
+			call = staleCall(old.leaseId, old.itemId, old.epoch, old.epoch);
+		}
+		else {
+			Held lease = this.held;
+			long wrong = this.random.nextBoolean() ? lease.epoch + 1 : lease.epoch - 1;
+			call = staleCall(lease.leaseId, lease.itemId, lease.epoch, wrong);
+		}
+		this.tally.add("stale_writes_attempted");
+		this.tally.add("stale_replays");
+		send(call.stale(true));
+	}
+
+	private Call staleCall(UUID leaseId, UUID itemId, long leaseEpoch, long presented) {
+		String base = "/leases/" + leaseId + "/";
+		Call call = switch (this.random.nextInt(5)) {
+			case 0 -> Call.post(workerId(), Op.RENEW, base + "renew", Map.of("epoch", presented));
+			case 1 -> Call.post(workerId(), Op.RELEASE, base + "release", Map.of("epoch", presented));
+			case 2 -> Call.post(workerId(), Op.CANCEL_LEASE, base + "cancel", Map.of("epoch", presented));
+			case 3 -> Call.post(workerId(), Op.ASK_BLOCKING, base + "attention-requests",
+					Map.of("epoch", presented, "question", "replayed question"));
+			default -> Call.post(workerId(), Op.COMPLETE, base + "complete",
+					Map.of("epoch", presented, "result", Map.of("replayed", true)));
+		};
+		call.epoch = presented;
+		call.leaseId = leaseId;
+		return call.item(itemId);
+	}
+
+	/**
+	 * After an answer that was neither success nor a clean rejection: a stale lease is
+	 * lost; an unknown outcome is settled by reading the lease; anything else leaves the
+	 * lease as it was.
+	 */
+	private void settle(Reply reply, String token) {
+		if (reply.exchange().staleRejection()) {
+			lost();
+			return;
+		}
+		if (!reply.unavailable()) {
+			return;
+		}
+		Held lease = this.held;
+		for (int attempt = 0; attempt < 40 && !this.world.stopped(); attempt++) {
+			backOff();
+			Reply read = send(Call.get(workerId(), Op.READ, "/leases/" + lease.leaseId).item(lease.itemId));
+			if (read.status() == 200) {
+				if (read.body().path("active").asBoolean()) {
+					return;
+				}
+				if (token != null && "decomposed".equals(read.body().path("outcome").asString(null))) {
+					recoverChildren(lease.itemId, token);
+				}
+				ended();
+				return;
+			}
+		}
+		remember(lease, Long.MAX_VALUE);
+		this.held = null;
+	}
+
+	/** A decompose whose answer was lost did happen: find its children by their token. */
+	private void recoverChildren(UUID parent, String token) {
+		String cursor = null;
+		do {
+			Reply page = send(Call.get(workerId(), Op.READ,
+					"/items?parentId=" + parent + "&limit=500" + ((cursor != null) ? "&cursor=" + cursor : "")));
+			if (page.status() != 200) {
+				return;
+			}
+			for (JsonNode item : page.body().path("items")) {
+				String title = item.path("title").asString();
+				if (title.startsWith(token + "/")) {
+					this.world.created(Client.uuid(item.path("id")), title);
+				}
+			}
+			cursor = page.body().path("nextCursor").asString(null);
+		}
+		while (cursor != null);
+	}
+
+	private void ended() {
+		remember(this.held, System.nanoTime());
+		this.held = null;
+	}
+
+	private void lost() {
+		this.tally.add("leases_lost");
+		ended();
+	}
+
+	private void remember(Held lease, long deadAfterNanos) {
+		this.past.addLast(new Past(lease.leaseId, lease.itemId, lease.epoch, deadAfterNanos));
+		if (this.past.size() > PAST_LEASES_KEPT) {
+			this.past.removeFirst();
+		}
+	}
+
+	private Call leaseCall(Op op, String action, Map<String, Object> body) {
+		Held lease = this.held;
+		return Call.post(workerId(), op, "/leases/" + lease.leaseId + "/" + action, body)
+			.lease(lease.leaseId, lease.epoch)
+			.item(lease.itemId);
+	}
+
+	private Reply send(Call call) {
+		return this.client.send(call.via(this.instance));
+	}
+
+	private int leaseSeconds() {
+		List<Integer> choices = this.settings.leaseSeconds();
+		return choices.get(this.random.nextInt(choices.size()));
+	}
+
+	/** The service was unavailable: wait a little and try the other instance. */
+	private void backOff() {
+		this.instance++;
+		pause(100, 500);
+	}
+
+	private void pause(int minMillis, int maxMillis) {
+		pauseMillis(minMillis + this.random.nextInt(maxMillis - minMillis + 1));
+	}
+
+	private static void pauseMillis(long millis) {
+		if (millis > 0) {
+			try {
+				Thread.sleep(millis);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/**
+	 * The lease this worker holds. {@code aliveUntilNanos} is when it surely still lives
+	 * (request sent + length), {@code deadAfterNanos} when it surely is dead (answer
+	 * received + length); {@code uncertain} once a renewal's outcome was unknown.
+	 */
+	private static final class Held {
+
+		final UUID leaseId;
+
+		final long epoch;
+
+		final UUID itemId;
+
+		int leaseSeconds;
+
+		long aliveUntilNanos;
+
+		long deadAfterNanos;
+
+		Instant expiresAt;
+
+		boolean uncertain;
+
+		long renewedNanos;
+
+		int steps;
+
+		Held(UUID leaseId, long epoch, UUID itemId, int leaseSeconds) {
+			this.leaseId = leaseId;
+			this.epoch = epoch;
+			this.itemId = itemId;
+			this.leaseSeconds = leaseSeconds;
+		}
+
+		/**
+		 * A claim or renewal succeeded: the expiry is now + length on PostgreSQL's clock,
+		 * whatever earlier renewals with unknown outcomes did.
+		 */
+		void granted(Exchange exchange, int seconds, Instant expiresAt) {
+			this.leaseSeconds = seconds;
+			this.aliveUntilNanos = exchange.sentNanos() + seconds * 1_000_000_000L;
+			this.deadAfterNanos = exchange.receivedNanos() + seconds * 1_000_000_000L;
+			this.renewedNanos = exchange.receivedNanos();
+			this.expiresAt = expiresAt;
+			this.uncertain = false;
+		}
+
+	}
+
+	private record Past(UUID leaseId, UUID itemId, long epoch, long deadAfterNanos) {
+	}
+
+}

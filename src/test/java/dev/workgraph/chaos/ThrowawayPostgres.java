@@ -1,0 +1,213 @@
+package dev.workgraph.chaos;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A PostgreSQL cluster of our own that fault scenarios may restart and crash: initdb into
+ * a temporary directory, {@code pg_ctl start} on a free loopback port, stopped and
+ * deleted on {@link #close()}. The shared server is never touched. As root, PostgreSQL
+ * refuses to run, so every server command runs as the {@code postgres} OS user.
+ *
+ * <p>
+ * The binaries are found in {@code -Dchaos.pgbin}, {@code WORKGRAPH_CHAOS_PGBIN}, the
+ * newest {@code /usr/lib/postgresql/N/bin}, or {@code pg_config --bindir}.
+ */
+final class ThrowawayPostgres implements AutoCloseable {
+
+	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(120);
+
+	private final Path bin;
+
+	private final Path directory;
+
+	private final Path data;
+
+	private final int port;
+
+	private final boolean asPostgresUser;
+
+	private ThrowawayPostgres(Path bin, Path directory, int port, boolean asPostgresUser) {
+		this.bin = bin;
+		this.directory = directory;
+		this.data = directory.resolve("data");
+		this.port = port;
+		this.asPostgresUser = asPostgresUser;
+	}
+
+	static ThrowawayPostgres start() {
+		Path bin = binaries();
+		boolean root = "root".equals(System.getProperty("user.name"));
+		Path directory;
+		try {
+			directory = Files.createTempDirectory("workgraph-chaos-pg-");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		ThrowawayPostgres cluster = new ThrowawayPostgres(bin, directory, Ports.free(), root);
+		try {
+			if (root) {
+				run(List.of("chown", "-R", "postgres:postgres", directory.toString()));
+			}
+			cluster.server("initdb", "-D", cluster.data.toString(), "-U", "postgres", "-A", "trust", "-E", "UTF8",
+					"--locale=C", "--no-sync");
+			cluster.pgCtl("start");
+			Runtime.getRuntime().addShutdownHook(new Thread(cluster::close));
+			return cluster;
+		}
+		catch (RuntimeException ex) {
+			cluster.close();
+			throw ex;
+		}
+	}
+
+	int port() {
+		return this.port;
+	}
+
+	String jdbcUrl(String database) {
+		return "jdbc:postgresql://127.0.0.1:" + this.port + "/" + database;
+	}
+
+	Connection connect(String database) throws SQLException {
+		return DriverManager.getConnection(jdbcUrl(database), "postgres", "");
+	}
+
+	void createDatabase(String name) {
+		try (Connection connection = connect("postgres"); Statement statement = connection.createStatement()) {
+			statement.execute("create database " + name);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not create database " + name + ": " + ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * Restarts the server. {@code fast} disconnects every session and shuts down cleanly;
+	 * {@code immediate} kills the server processes, and the start that follows runs crash
+	 * recovery from the WAL.
+	 */
+	void restart(String mode) {
+		pgCtl("restart", "-m", mode);
+	}
+
+	@Override
+	public synchronized void close() {
+		if (!Files.exists(this.directory)) {
+			return;
+		}
+		try {
+			if (Files.exists(this.data.resolve("postmaster.pid"))) {
+				server("pg_ctl", "-D", this.data.toString(), "-m", "immediate", "-w", "stop");
+			}
+		}
+		catch (RuntimeException ex) {
+			System.err.println("Could not stop the throwaway cluster: " + ex.getMessage());
+		}
+		try (Stream<Path> files = Files.walk(this.directory)) {
+			files.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+		}
+		catch (IOException ex) {
+			System.err.println("Could not delete " + this.directory + ": " + ex.getMessage());
+		}
+	}
+
+	private void pgCtl(String action, String... extra) {
+		List<String> command = new ArrayList<>(
+				List.of("pg_ctl", "-D", this.data.toString(), "-l", this.directory.resolve("postgres.log").toString(),
+						"-w", "-t", "90", "-o", "-p " + this.port + " -k " + this.directory
+								+ " -c listen_addresses=127.0.0.1" + " -c max_connections=120 -c shared_buffers=64MB"));
+		command.addAll(List.of(extra));
+		command.add(action);
+		server(command.toArray(String[]::new));
+	}
+
+	/** Runs one of the server binaries, as the postgres user when we are root. */
+	private void server(String... command) {
+		List<String> line = new ArrayList<>();
+		if (this.asPostgresUser) {
+			line.addAll(List.of("runuser", "-u", "postgres", "--"));
+		}
+		line.add(this.bin.resolve(command[0]).toString());
+		line.addAll(List.of(command).subList(1, command.length));
+		run(line);
+	}
+
+	private static String run(List<String> command) {
+		try {
+			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+			process.getOutputStream().close();
+			byte[] output = process.getInputStream().readAllBytes();
+			if (!process.waitFor(COMMAND_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+				process.destroyForcibly();
+				throw new IllegalStateException("Timed out: " + String.join(" ", command));
+			}
+			String text = new String(output, StandardCharsets.UTF_8);
+			if (process.exitValue() != 0) {
+				throw new IllegalStateException(
+						"Failed (" + process.exitValue() + "): " + String.join(" ", command) + "\n" + text);
+			}
+			return text;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static Path binaries() {
+		String configured = System.getProperty("chaos.pgbin", System.getenv("WORKGRAPH_CHAOS_PGBIN"));
+		if (configured != null && !configured.isBlank()) {
+			return Path.of(configured);
+		}
+		Path installed = Path.of("/usr/lib/postgresql");
+		if (Files.isDirectory(installed)) {
+			try (Stream<Path> versions = Files.list(installed)) {
+				Path newest = versions.filter((version) -> Files.isExecutable(version.resolve("bin/initdb")))
+					.max(Comparator.comparingInt(ThrowawayPostgres::majorVersion))
+					.orElse(null);
+				if (newest != null) {
+					return newest.resolve("bin");
+				}
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+		try {
+			return Path.of(run(List.of("pg_config", "--bindir")).strip());
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalStateException("The chaos tests start their own PostgreSQL cluster and need its server "
+					+ "binaries (initdb, pg_ctl): none found. Install PostgreSQL or set -Dchaos.pgbin=/path/to/bin.",
+					ex);
+		}
+	}
+
+	private static int majorVersion(Path directory) {
+		try {
+			return Integer.parseInt(directory.getFileName().toString());
+		}
+		catch (NumberFormatException ex) {
+			return -1;
+		}
+	}
+
+}
