@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import org.junit.jupiter.api.Assumptions;
+
 /**
  * A PostgreSQL cluster of our own that fault scenarios may restart and crash: initdb into
  * a temporary directory, {@code pg_ctl start} on a free loopback port, stopped and
@@ -195,9 +197,14 @@ final class ThrowawayPostgres implements AutoCloseable {
 			return Path.of(run(List.of("pg_config", "--bindir")).strip());
 		}
 		catch (RuntimeException ex) {
-			throw new IllegalStateException("The chaos tests start their own PostgreSQL cluster and need its server "
-					+ "binaries (initdb, pg_ctl): none found. Install PostgreSQL or set -Dchaos.pgbin=/path/to/bin.",
-					ex);
+			String message = "The chaos tests start their own PostgreSQL cluster and need its server binaries "
+					+ "(initdb, pg_ctl): none found. Install PostgreSQL or set -Dchaos.pgbin=/path/to/bin.";
+			// A developer with only Docker can still run every other test; CI must not
+			// skip them.
+			if (!"true".equalsIgnoreCase(System.getenv("CI"))) {
+				Assumptions.abort(message);
+			}
+			throw new IllegalStateException(message, ex);
 		}
 	}
 
