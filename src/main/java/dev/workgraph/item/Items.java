@@ -81,11 +81,19 @@ public class Items {
 			select id from subtree order by depth desc, id
 			""";
 
+	/**
+	 * Closed at the moment of this statement, after the items were locked: the cancelling
+	 * transaction may have begun (fixing {@code now()}) before a claim of one of them
+	 * committed, and an item must not look closed before its last lease was acquired.
+	 */
 	static final String MARK_CANCELLED = """
-			with cancelled as (
+			with moment as (
+			    select clock_timestamp() as t
+			), cancelled as (
 			    update work_items
-			    set status = 'cancelled', closed_at = now(), cancel_reason = :reason, ready_since = null,
-			        updated_at = now()
+			    set status = 'cancelled', closed_at = moment.t, cancel_reason = :reason, ready_since = null,
+			        updated_at = moment.t
+			    from moment
 			    where id = any(:ids::uuid[]) and status not in ('completed', 'cancelled')
 			    returning id, parent_id
 			), dequeued as (
