@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Shows the query plan of the service's claim statement with N items in the table:
+#
+#   bench/claim-plan.sh 1000000            # EXPLAIN (ANALYZE, BUFFERS) with 10^6 items, 1,000 of them ready
+#   QUEUES=default bench/claim-plan.sh 1000  # the claim with a queues filter (comma-separated names)
+#
+# Creates a throwaway database on the local PostgreSQL (PGHOST/PGPORT/PGUSER, default
+# 127.0.0.1:5432 postgres), applies the Flyway migrations with psql, bulk-loads N items
+# (all completed except READY=1000 ready ones, 10 of which are preferred for the planning
+# worker), reads the claim statement out of the compiled service (so the plan is of the
+# statement the service runs) and explains it. The claims run in a transaction that is
+# rolled back; the database is dropped at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+items=${1:?usage: bench/claim-plan.sh ITEMS}
+ready=${READY:-1000}
+export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
+db="workgraph_plan_$$"
+work=$(mktemp -d)
+trap 'dropdb --if-exists "$db" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+
+java25=${JAVA25_HOME:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
+jar=$(ls target/work-graph-*.jar 2>/dev/null | head -n 1 || true)
+if [[ -z "$jar" ]]; then
+	./mvnw -B -q -DskipTests package
+	jar=$(ls target/work-graph-*.jar | head -n 1)
+fi
+(cd "$work" && unzip -q "$OLDPWD/$jar" 'BOOT-INF/*')
+statement=CLAIM_NEXT_READY
+[[ -n "${QUEUES:-}" ]] && statement=CLAIM_NEXT_READY_IN_QUEUES
+"$java25/bin/java" -cp "$work/BOOT-INF/classes:$work/BOOT-INF/lib/*" bench/src/PrintStatement.java \
+	dev.workgraph.lease.Claims "$statement" > "$work/claim.sql"
+
+createdb "$db"
+for migration in src/main/resources/db/migration/V*.sql; do
+	psql -q -X -v ON_ERROR_STOP=1 -d "$db" -f "$migration"
+done
+
+psql -q -X -v ON_ERROR_STOP=1 -d "$db" <<SQL
+set synchronous_commit = off;
+insert into work_items (id, title, status, epoch, created_at, updated_at, closed_at, result)
+-- Ids in creation order, like the service's UUIDv7s: the load appends to the primary key.
+select lpad(to_hex(i), 32, '0')::uuid, 'done ' || i, 'completed', 1, now(), now(), now(), '{}'
+from generate_series(1, $items - $ready) i;
+with ready as (
+    insert into work_items (id, title, status, priority, ready_since)
+    select lpad(to_hex($items + i), 32, '0')::uuid, 'ready ' || i, 'ready', i % 3, clock_timestamp()
+    from generate_series(1, $ready) i
+    returning id, queue, priority, ready_since
+)
+insert into ready_items (item_id, queue, priority, ready_since, preferred_worker_id)
+select id, queue, priority, ready_since,
+    case when row_number() over (order by ready_since) <= 10 then 'plan-worker' end
+from ready;
+vacuum analyze work_items, ready_items;
+SQL
+
+# Named parameters as the service binds them.
+sed -e "s/:leaseId/gen_random_uuid()/g" -e "s/:workerId/'plan-worker'/g" \
+	-e "s/:leaseSeconds/300/g" -e "s/:continuitySeconds/600/g" -e "s/:queues/'{${QUEUES:-}}'/g" \
+	"$work/claim.sql" > "$work/bound.sql"
+
+echo "items: $(psql -X -At -d "$db" -c 'select count(*) from work_items'), ready: $ready"
+{
+	echo "begin;"
+	# Warm the cache and the plan with a few claims, then show the plan of the next one.
+	echo '\o /dev/null'
+	for _ in 1 2 3; do cat "$work/bound.sql"; echo ";"; done
+	echo '\o'
+	echo "explain (analyze, buffers, costs off)"
+	cat "$work/bound.sql"
+	echo ";"
+	echo "rollback;"
+} | psql -X -q -v ON_ERROR_STOP=1 -d "$db" -f - | sed -n '/QUERY PLAN/,$p'
