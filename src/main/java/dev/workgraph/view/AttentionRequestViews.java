@@ -3,14 +3,11 @@ package dev.workgraph.view;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.ZoneOffset;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-
-import dev.workgraph.support.SqlArrays;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -32,11 +29,6 @@ public class AttentionRequestViews {
 
 	static final String ATTENTION_REQUEST_BY_ID = SELECT_WITH_TITLE + "where a.id = :id";
 
-	static final String ATTENTION_REQUESTS_OF_ITEMS = SELECT_WITH_TITLE + """
-			where a.item_id = any(:ids::uuid[])
-			order by a.item_id, a.opened_at, a.id
-			""";
-
 	private final JdbcClient jdbc;
 
 	public AttentionRequestViews(JdbcClient jdbc) {
@@ -45,13 +37,6 @@ public class AttentionRequestViews {
 
 	public Optional<AttentionRequestView> find(UUID id) {
 		return this.jdbc.sql(ATTENTION_REQUEST_BY_ID).param("id", id).query(AttentionRequestViews::map).optional();
-	}
-
-	Map<UUID, List<AttentionRequestView>> ofItems(Collection<UUID> itemIds) {
-		return ItemViews.grouped(this.jdbc.sql(ATTENTION_REQUESTS_OF_ITEMS)
-			.param("ids", SqlArrays.uuids(itemIds))
-			.query((rs, n) -> Map.entry(Rows.uuid(rs, "item_id"), map(rs, n)))
-			.list());
 	}
 
 	/** The operator's inbox, newest first. */

@@ -2,13 +2,9 @@ package dev.workgraph.view;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-
-import dev.workgraph.support.SqlArrays;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -43,11 +39,6 @@ public class LeaseViews {
 			order by epoch
 			""";
 
-	static final String ACTIVE_LEASES_OF_ITEMS = "select " + LEASE_COLUMNS + """
-			    expires_at > now() as active, null::timestamptz as ended_at, null as outcome, null as reason
-			from leases where item_id = any(:ids::uuid[])
-			""";
-
 	private final JdbcClient jdbc;
 
 	public LeaseViews(JdbcClient jdbc) {
@@ -60,14 +51,6 @@ public class LeaseViews {
 
 	public List<LeaseView> ofItem(UUID itemId) {
 		return this.jdbc.sql(LEASES_OF_ITEM).param("itemId", itemId).query(LeaseViews::map).list();
-	}
-
-	Map<UUID, LeaseView> activeOf(Collection<UUID> itemIds) {
-		List<LeaseView> active = this.jdbc.sql(ACTIVE_LEASES_OF_ITEMS)
-			.param("ids", SqlArrays.uuids(itemIds))
-			.query(LeaseViews::map)
-			.list();
-		return ItemViews.indexed(active, LeaseView::itemId);
 	}
 
 	public static LeaseView map(ResultSet rs, int rowNum) throws SQLException {
