@@ -52,6 +52,22 @@ final class DatabaseUnavailable {
 	}
 
 	/**
+	 * Whether every pooled connection was busy for the whole pool timeout while
+	 * PostgreSQL itself answered: the pool's timeout carries the last connection failure
+	 * as its cause when there was one, and none when the connections were merely all in
+	 * use. Worth telling apart in the answer: the remedy is less load (or a larger pool),
+	 * not waiting for the database to come back.
+	 */
+	static boolean isPoolExhausted(Throwable failure) {
+		for (Throwable cause = failure; cause != null && cause.getCause() != cause; cause = cause.getCause()) {
+			if (cause instanceof SQLTransientConnectionException timeout) {
+				return timeout.getCause() == null && timeout.getSQLState() == null;
+			}
+		}
+		return false;
+	}
+
+	/**
 	 * 08: connection exceptions; 53: insufficient resources (too many connections);
 	 * 57P01-57P05: administrator or crash shutdown, cannot connect now, idle session
 	 * timeout; 57014: query cancelled (statement timeout).

@@ -331,6 +331,12 @@ class ProblemAdvice {
 		if (BodyTooLarge.isCauseOf(ex)) {
 			return tooLarge();
 		}
+		if (DatabaseUnavailable.isPoolExhausted(ex)) {
+			log.warn("Overloaded: {}", ex.getMessage());
+			return Problems.response(ProblemCode.SERVICE_UNAVAILABLE,
+					"Every database connection stayed busy for the pool timeout (the service is overloaded); "
+							+ "retry the request shortly");
+		}
 		if (DatabaseUnavailable.isCauseOf(ex)) {
 			log.warn("Database unavailable: {}", ex.getMessage());
 			return Problems.response(ProblemCode.SERVICE_UNAVAILABLE,

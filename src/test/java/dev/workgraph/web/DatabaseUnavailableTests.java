@@ -1,9 +1,11 @@
 package dev.workgraph.web;
 
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.transaction.TransactionSystemException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,6 +40,25 @@ class DatabaseUnavailableTests {
 				new SQLException("Connection is closed"));
 		rollbackFailed.initApplicationException(new IllegalStateException("a bug"));
 		assertThat(DatabaseUnavailable.isCauseOf(rollbackFailed)).isFalse();
+	}
+
+	@Test
+	void aPoolTimeoutWithoutAConnectionFailureIsExhaustion() {
+		SQLTransientConnectionException timeout = new SQLTransientConnectionException(
+				"workgraph - Connection is not available, request timed out after 3000ms");
+		RuntimeException failure = new CannotGetJdbcConnectionException("Failed to obtain JDBC Connection", timeout);
+		assertThat(DatabaseUnavailable.isPoolExhausted(failure)).isTrue();
+		assertThat(DatabaseUnavailable.isCauseOf(failure)).isTrue();
+	}
+
+	@Test
+	void aPoolTimeoutCausedByConnectionFailuresIsUnavailabilityNotExhaustion() {
+		SQLException refused = new SQLException("Connection to 127.0.0.1:5432 refused", "08001");
+		SQLTransientConnectionException timeout = new SQLTransientConnectionException(
+				"workgraph - Connection is not available, request timed out after 3000ms", "08001", refused);
+		RuntimeException failure = new CannotGetJdbcConnectionException("Failed to obtain JDBC Connection", timeout);
+		assertThat(DatabaseUnavailable.isPoolExhausted(failure)).isFalse();
+		assertThat(DatabaseUnavailable.isCauseOf(failure)).isTrue();
 	}
 
 }
