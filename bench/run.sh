@@ -65,7 +65,8 @@ cleanup() {
 	fi
 	if [[ -f "$run_dir/databases" ]]; then
 		while read -r db; do
-			psql -X -q -h 127.0.0.1 -U postgres -d postgres -c "drop database if exists $db with (force)" || true
+			PGOPTIONS="-c client_min_messages=warning" psql -X -q -h 127.0.0.1 -U postgres -d postgres \
+				-c "drop database if exists $db with (force)" || true
 		done <"$run_dir/databases"
 	fi
 	rm -rf "$run_dir"

@@ -68,13 +68,26 @@ public class Bench {
 
 	Sql sql;
 
+	/** Our service processes and databases: what is not ours counts as the neighbours' load. */
+	List<Long> ours = List.of();
+
+	List<String> databases = List.of();
+
 	/** Best rate seen per side, to size each point's supply generously. */
-	double rawRate = 6000;
+	double rawRate = 4000;
 
-	double serviceRate = 4000;
+	double serviceRate = 2000;
 
-	/** Ready items per point: this many times (best rate seen) x (point length). */
+	/**
+	 * Ready items per point: this many times (best rate seen) x (point length), and never
+	 * less than the quiet-machine rates of performance-notes.md allow for (a neighbour's
+	 * load can stop mid-run, and a drained queue must not be measured as throughput).
+	 */
 	static final double SUPPLY_FACTOR = 3;
+
+	static final double QUIET_RAW_RATE = 5000;
+
+	static final double QUIET_SERVICE_RATE = 2500;
 
 	Bench(Mode mode, Path javaHome, Path jar, Path runDir, Path resultsDir) {
 		this.mode = mode;
@@ -131,6 +144,8 @@ public class Bench {
 		String scaleDb = mainDb + "_scale";
 		Service mainService = launch(mainDb, 18080);
 		Service scaleService = launch(scaleDb, 18081);
+		this.ours = List.of(mainService.pid, scaleService.pid);
+		this.databases = List.of(mainDb, scaleDb);
 		Map<String, Object> main = use(mainService, mainDb);
 		this.json.put("service", main);
 
@@ -242,14 +257,18 @@ public class Bench {
 				int aborted = 0;
 				int rawClients = w;
 				List<Double> load1 = new ArrayList<>();
+				List<Double> rawOthers = new ArrayList<>();
+				List<Double> svcOthers = new ArrayList<>();
 				for (int rep = 0; rep < reps; rep++) {
 					for (String side : (rep % 2 == 0) ? List.of("raw", "service") : List.of("service", "raw")) {
 						load1.add(Double.parseDouble(loadAverage().split(" ")[0]));
 						if (side.equals("raw")) {
-							fresh(this.rawRate * this.mode.pointSeconds() * SUPPLY_FACTOR);
+							fresh(Math.max(QUIET_RAW_RATE, this.rawRate * SUPPLY_FACTOR) * this.mode.pointSeconds());
 							rawClients = Math.min(w, this.pg.freeConnections());
+							Machine before = Machine.snapshot();
 							Pg.PgbenchResult r = this.pg.pgbench(scripts.get(variant), rawClients,
 									this.mode.pointSeconds());
+							rawOthers.add(others(before));
 							this.fixtures.retireReady(QUEUE);
 							endStrandedLeases();
 							raw.add(r.tps());
@@ -261,8 +280,9 @@ public class Bench {
 							}
 						}
 						else {
-							fresh(this.serviceRate * this.mode.pointSeconds() * SUPPLY_FACTOR);
+							fresh(Math.max(QUIET_SERVICE_RATE, this.serviceRate * SUPPLY_FACTOR) * this.mode.pointSeconds());
 							double cpu0 = this.service.cpuSeconds();
+							Machine before = Machine.snapshot();
 							Load.Tally t;
 							if (w == 128 && !renew) {
 								try (Service.HeapSampler heap = this.service.new HeapSampler()) {
@@ -275,6 +295,7 @@ public class Bench {
 								t = this.load.closedLoop(w, this.mode.pointSeconds(), renew);
 							}
 							cpu.add((this.service.cpuSeconds() - cpu0) / t.seconds());
+							svcOthers.add(others(before));
 							this.fixtures.retireReady(QUEUE);
 							svc.add(t.itemsPerSecond());
 							this.serviceRate = Math.max(this.serviceRate, t.itemsPerSecond());
@@ -299,6 +320,8 @@ public class Bench {
 				point.put("rawAbortedClients", aborted);
 				point.put("serviceCpuCores", spread(cpu));
 				point.put("loadAverage1mAtStart", spread(load1));
+				point.put("othersCpuCoresDuringRaw", spread(rawOthers));
+				point.put("othersCpuCoresDuringService", spread(svcOthers));
 				if (w == 128 && !renew) {
 					point.put("peakHeapUsedMib", round(heapUsed, 0));
 					point.put("peakHeapCommittedMib", round(heapCommitted, 0));
@@ -323,17 +346,22 @@ public class Bench {
 		List<Double> p99complete = new ArrayList<>();
 		List<Double> achieved = new ArrayList<>();
 		List<Double> cpu = new ArrayList<>();
+		List<Double> others = new ArrayList<>();
+		long unsent = 0;
 		for (int rep = 0; rep < this.mode.openReps(); rep++) {
 			fresh(rate * this.mode.openSeconds() + 2000);
 			double cpu0 = this.service.cpuSeconds();
+			Machine before = Machine.snapshot();
 			Load.Tally t = this.load.openLoop(workers, rate, this.mode.openSeconds());
 			cpu.add((this.service.cpuSeconds() - cpu0) / t.seconds());
+			others.add(others(before));
 			this.fixtures.retireReady(QUEUE);
 			countErrors("open loop", t);
 			pooled.merge(t);
 			p99claim.add(t.claim.percentileMs(99));
 			p99complete.add(t.complete.percentileMs(99));
 			achieved.add(t.itemsPerSecond());
+			unsent += t.unsent;
 		}
 		Map<String, Object> m = new LinkedHashMap<>();
 		m.put("offeredPerSecond", rate);
@@ -345,8 +373,14 @@ public class Bench {
 		m.put("claimP99MsPerRun", spread(p99claim));
 		m.put("completeP99MsPerRun", spread(p99complete));
 		m.put("serviceCpuCores", spread(cpu));
+		m.put("othersCpuCores", spread(others));
 		m.put("errors", pooled.errors);
 		m.put("emptyClaims", pooled.empty);
+		m.put("dueButUnsent", unsent);
+		if (unsent > 0) {
+			this.problems.add("open loop: the service did not keep up with 500/s: " + unsent
+					+ " claims were still unsent when the window closed (latencies are of those sent)");
+		}
 		say("open loop 500/s, 32 workers: claim %s ms, complete %s ms (p50/p99/p99.9), errors %d", fmtLat(pooled.claim),
 				fmtLat(pooled.complete), pooled.errors);
 		return m;
@@ -437,6 +471,10 @@ public class Bench {
 			double expiresAt = this.fixtures.leasedExpiringTogether(queue, n, 2);
 			double done = this.fixtures.awaitReaped(queue, n, 120);
 			seconds.add(done - expiresAt);
+			long recorded = this.fixtures.expiredInHistory(queue);
+			if (recorded != n) {
+				this.problems.add("reaper: " + recorded + " of " + n + " leases in lease_history as expired");
+			}
 			this.fixtures.retireReady(queue);
 		}
 		Map<String, Object> m = new LinkedHashMap<>();
@@ -559,6 +597,11 @@ public class Bench {
 				""");
 	}
 
+	/** Cores that other people's processes used since {@code before}. */
+	double others(Machine before) {
+		return before.othersCores(Machine.snapshot(), Machine.mine(new Pg("postgres"), this.ours, this.databases));
+	}
+
 	void countErrors(String where, Load.Tally t) {
 		this.serviceErrors += t.errors;
 		if (t.errors > 0) {
@@ -644,18 +687,20 @@ public class Bench {
 		StringBuilder table = new StringBuilder();
 		Consumer<String> line = (s) -> table.append(s).append('\n');
 		line.accept("");
-		line.accept(String.format(Locale.ROOT, "%-15s %4s | %-28s | %-22s | %5s | %-20s | %-20s | %-20s | %4s | %5s",
+		line.accept(String.format(Locale.ROOT, "%-15s %4s | %-28s | %-22s | %5s | %-20s | %-20s | %-20s | %4s | %5s | %s",
 				"variant", "W", "raw items/s med[min-max]", "service items/s", "ratio", "claim ms p50/p99/p999",
-				"renew ms", "complete ms", "errs", "cpu"));
+				"renew ms", "complete ms", "errs", "cpu", "others' cpu raw/svc"));
 		for (var v : tp.entrySet()) {
 			for (var w : ((Map<String, Object>) v.getValue()).entrySet()) {
 				Map<String, Object> p = (Map<String, Object>) w.getValue();
 				line.accept(String.format(Locale.ROOT,
-						"%-15s %4s | %-28s | %-22s | %5.2f | %-20s | %-20s | %-20s | %4d | %5s", v.getKey(), w.getKey(),
+						"%-15s %4s | %-28s | %-22s | %5.2f | %-20s | %-20s | %-20s | %4d | %5s | %s/%s", v.getKey(),
+						w.getKey(),
 						rawText(p, w.getKey()), spreadText(p.get("service")), (double) p.get("ratio"),
 						latText(p.get("claimMs")), p.containsKey("renewMs") ? latText(p.get("renewMs")) : "",
 						latText(p.get("completeMs")), (long) p.get("errors"),
-						fmt((double) ((Map<String, Object>) p.get("serviceCpuCores")).get("median"))));
+						fmt((double) ((Map<String, Object>) p.get("serviceCpuCores")).get("median")),
+						fmt(median(p.get("othersCpuCoresDuringRaw"))), fmt(median(p.get("othersCpuCoresDuringService")))));
 			}
 		}
 		Map<String, Object> open = (Map<String, Object>) this.json.get("openLoop");
@@ -669,7 +714,8 @@ public class Bench {
 		line.accept("");
 		line.accept("open loop 500/s, 32 workers: achieved " + spreadText(open.get("achievedPerSecond"))
 				+ " items/s, claim " + latText(open.get("claimMs")) + " ms, complete " + latText(open.get("completeMs"))
-				+ " ms (p50/p99/p99.9), service cpu " + spreadText(open.get("serviceCpuCores")) + " cores");
+				+ " ms (p50/p99/p99.9), service cpu " + spreadText(open.get("serviceCpuCores")) + " cores, others' cpu "
+				+ spreadText(open.get("othersCpuCores")) + " cores");
 		for (var s : ((Map<String, Object>) scale.get("sizes")).entrySet()) {
 			Map<String, Object> p = (Map<String, Object>) s.getValue();
 			line.accept(String.format(Locale.ROOT, "scale %,12d items: claim p50 %s ms, claim %s ms, complete %s ms",

@@ -54,6 +54,9 @@ final class Load {
 
 		long empty;
 
+		/** Open loop: claims that were due but never sent because the window closed. */
+		long unsent;
+
 		long firstStart = Long.MAX_VALUE;
 
 		long lastEnd;
@@ -150,21 +153,29 @@ final class Load {
 	 * Open loop: claims are due at a fixed rate whatever the service does (the next one
 	 * does not wait for the previous answer), taken by {@code workers} workers; a claim's
 	 * latency counts from when it was due, so a service that falls behind shows it
-	 * (no coordinated omission). The complete follows the claim at once.
+	 * (no coordinated omission). The complete follows the claim at once. Claims still
+	 * unsent when the window closes are not sent (the run must end); they are counted in
+	 * {@link Tally#unsent}, and any at all means the service did not keep up.
 	 */
 	Tally openLoop(int workers, double perSecond, int seconds) throws InterruptedException {
 		long total = (long) (perSecond * seconds);
 		long start = System.nanoTime() + 10_000_000L;
+		long end = start + seconds * 1_000_000_000L;
 		AtomicLong next = new AtomicLong();
-		return run(workers, (w, tally) -> {
+		Tally all = run(workers, (w, tally) -> {
 			for (long i; (i = next.getAndIncrement()) < total;) {
 				long due = start + (long) (i * 1e9 / perSecond);
 				for (long wait; (wait = due - System.nanoTime()) > 0;) {
 					LockSupport.parkNanos(wait);
 				}
+				if (System.nanoTime() > end) {
+					break;
+				}
 				cycle(w, tally, false, due);
 			}
 		});
+		all.unsent = Math.max(0, total - all.claim.size() - all.errors - all.empty);
+		return all;
 	}
 
 	/**
