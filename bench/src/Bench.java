@@ -68,6 +68,9 @@ public class Bench {
 
 	Sql sql;
 
+	/** Diagnostic raw script: the lifecycle plus the response-view reads (W=32 only). */
+	Path viewsScript;
+
 	/** Our service processes and databases: what is not ours counts as the neighbours' load. */
 	List<Long> ours = List.of();
 
@@ -135,6 +138,8 @@ public class Bench {
 			Files.writeString(p, e.getValue());
 			scripts.put(e.getKey(), p);
 		}
+		this.viewsScript = this.runDir.resolve("lifecycle_views.pgbench.sql");
+		Files.writeString(this.viewsScript, sql.lifecycleWithViews());
 		say("raw scripts (the service's own statements, read from %s): %s", this.jar.getFileName(), scripts.values());
 
 		// Two services, each on its own fresh database: the scale points need a table that
@@ -153,10 +158,15 @@ public class Bench {
 		Map<String, Object> throughput = new LinkedHashMap<>();
 		this.json.put("throughput", throughput);
 		throughput(scripts, throughput);
+		checkpoint();
 		this.json.put("openLoop", openLoop());
+		checkpoint();
 		this.json.put("chain", chain());
+		checkpoint();
 		this.json.put("fanIn", fanIn());
+		checkpoint();
 		this.json.put("reaper", reaper());
+		checkpoint();
 		main.put("consistency", consistency());
 		main.put("cpuSecondsTotal", round(this.service.cpuSeconds(), 1));
 		main.put("peakRssMib", round(this.service.peakRssMib(), 0));
@@ -258,11 +268,27 @@ public class Bench {
 				int rawClients = w;
 				List<Double> load1 = new ArrayList<>();
 				List<Double> rawOthers = new ArrayList<>();
+				List<Double> rawViews = new ArrayList<>();
+				boolean withViews = !renew && w == 32;
 				List<Double> svcOthers = new ArrayList<>();
 				for (int rep = 0; rep < reps; rep++) {
-					for (String side : (rep % 2 == 0) ? List.of("raw", "service") : List.of("service", "raw")) {
+					List<String> sides = new ArrayList<>((rep % 2 == 0) ? List.of("raw", "service") : List.of("service", "raw"));
+					if (withViews) {
+						sides.add(rep % sides.size(), "raw_views");
+					}
+					for (String side : sides) {
 						load1.add(Double.parseDouble(loadAverage().split(" ")[0]));
-						if (side.equals("raw")) {
+						if (side.equals("raw_views")) {
+							fresh(Math.max(QUIET_RAW_RATE, this.rawRate * SUPPLY_FACTOR) * this.mode.pointSeconds());
+							Pg.PgbenchResult r = this.pg.pgbench(this.viewsScript, w, this.mode.pointSeconds());
+							this.fixtures.retireReady(QUEUE);
+							endStrandedLeases();
+							rawViews.add(r.tps());
+							if (r.aborted() > 0) {
+								this.problems.add("pgbench lifecycle_views c=" + w + ": " + r.aborted() + " aborted clients");
+							}
+						}
+						else if (side.equals("raw")) {
 							fresh(Math.max(QUIET_RAW_RATE, this.rawRate * SUPPLY_FACTOR) * this.mode.pointSeconds());
 							rawClients = Math.min(w, this.pg.freeConnections());
 							Machine before = Machine.snapshot();
@@ -310,6 +336,11 @@ public class Bench {
 				point.put("raw", spread(raw));
 				point.put("service", spread(svc));
 				point.put("ratio", round(Samples.median(unbox(svc)) / Samples.median(unbox(raw)), 3));
+				if (withViews) {
+					point.put("rawWithResponseReads", spread(rawViews));
+					point.put("ratioToRawWithResponseReads",
+							round(Samples.median(unbox(svc)) / Samples.median(unbox(rawViews)), 3));
+				}
 				point.put("claimMs", latencies(pooled.claim));
 				if (renew) {
 					point.put("renewMs", latencies(pooled.renew));
@@ -597,6 +628,13 @@ public class Bench {
 				""");
 	}
 
+	/** Writes what is measured so far, so a run that is killed still leaves its evidence. */
+	void checkpoint() throws IOException {
+		this.json.put("problems", this.problems);
+		Files.writeString(this.resultsDir.resolve(this.stamp + "-" + this.mode.name() + ".partial.json"),
+				Json.write(this.json) + "\n");
+	}
+
 	/** Cores that other people's processes used since {@code before}. */
 	double others(Machine before) {
 		return before.othersCores(Machine.snapshot(), Machine.mine(new Pg("postgres"), this.ours, this.databases));
@@ -712,6 +750,9 @@ public class Bench {
 		Map<String, Object> p128 = (Map<String, Object>) ((Map<String, Object>) tp.get("lifecycle")).get("128");
 		Map<String, Object> p32 = (Map<String, Object>) ((Map<String, Object>) tp.get("lifecycle")).get("32");
 		line.accept("");
+		line.accept("diagnostic at 32: raw incl. the response-view reads (all SQL the service runs per item, no HTTP) "
+				+ spreadText(p32.get("rawWithResponseReads")) + " items/s; service / that = "
+				+ p32.get("ratioToRawWithResponseReads"));
 		line.accept("open loop 500/s, 32 workers: achieved " + spreadText(open.get("achievedPerSecond"))
 				+ " items/s, claim " + latText(open.get("claimMs")) + " ms, complete " + latText(open.get("completeMs"))
 				+ " ms (p50/p99/p99.9), service cpu " + spreadText(open.get("serviceCpuCores")) + " cores, others' cpu "
@@ -763,6 +804,7 @@ public class Bench {
 		this.json.put("table", table.toString());
 		Path out = this.resultsDir.resolve(this.stamp + "-" + this.mode.name() + ".json");
 		Files.writeString(out, Json.write(this.json) + "\n");
+		Files.deleteIfExists(this.resultsDir.resolve(this.stamp + "-" + this.mode.name() + ".partial.json"));
 		System.out.print(table);
 		System.out.println("results: " + out);
 		System.out.println(summary);

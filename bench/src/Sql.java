@@ -39,12 +39,27 @@ final class Sql {
 
 	final String audit;
 
+	/** The reads that build the response's item view (ItemViews.find / assemble). */
+	final List<String> itemView;
+
+	final List<String> claimView;
+
 	private Sql(ClassLoader app) throws ReflectiveOperationException {
 		this.claim = constant(app, "dev.workgraph.lease.Claims", "CLAIM_NEXT_READY");
 		this.lockItem = constant(app, "dev.workgraph.lease.Fencing", "LOCK_ITEM_OF_LEASE");
 		this.complete = constant(app, "dev.workgraph.lease.Fencing", "COMPLETE_IF_CURRENT");
 		this.renew = constant(app, "dev.workgraph.lease.Fencing", "RENEW_IF_CURRENT");
 		this.audit = constant(app, "dev.workgraph.audit.ConsistencyAudit", "INCONSISTENT_ITEMS");
+		// The claim's answer assembles the claimed row (it has it already); the complete's answer
+		// loads the item first.
+		this.claimView = List.of(constant(app, "dev.workgraph.view.ItemViews", "DEPENDENCIES_OF_ITEMS"),
+				constant(app, "dev.workgraph.view.ItemViews", "CHILDREN_OF_ITEMS"),
+				constant(app, "dev.workgraph.view.LeaseViews", "ACTIVE_LEASES_OF_ITEMS"),
+				constant(app, "dev.workgraph.view.AttentionRequestViews", "ATTENTION_REQUESTS_OF_ITEMS"));
+		List<String> itemView = new ArrayList<>();
+		itemView.add(constant(app, "dev.workgraph.view.ItemViews", "ITEMS_BY_ID"));
+		itemView.addAll(this.claimView);
+		this.itemView = List.copyOf(itemView);
 	}
 
 	/** Unpacks the jar's classes and libraries into {@code dir} and reads the statements. */
@@ -113,12 +128,33 @@ final class Sql {
 				Map.of("leaseId", ":c_lease_id", "epoch", ":c_epoch", "leaseSeconds", LEASE_SECONDS)) + ";\nend;\n";
 	}
 
+	/**
+	 * The view reads, each in autocommit as the service runs them, for the claimed item (the
+	 * service passes the id array as text '{...}' cast to uuid[]).
+	 */
+	static String viewScript(String comment, List<String> reads) {
+		StringBuilder out = new StringBuilder("-- " + comment + "\n");
+		for (String read : reads) {
+			out.append(bind(read, Map.of("ids", "('{' || :c_id::text || '}')"))).append(";\n");
+		}
+		return out.toString();
+	}
+
 	/** The pgbench scripts by name: the lifecycle (claim then complete) and its renew variant. */
 	Map<String, String> scripts() {
 		Map<String, String> scripts = new LinkedHashMap<>();
 		scripts.put("lifecycle", claimScript() + completeScript());
 		scripts.put("lifecycle_renew", claimScript() + renewScript() + completeScript());
 		return scripts;
+	}
+
+	/**
+	 * Not the raw ceiling but a diagnostic: the lifecycle plus the reads that build the two
+	 * responses (ItemViews), i.e. all the SQL the service runs per item, without HTTP.
+	 */
+	String lifecycleWithViews() {
+		return claimScript() + viewScript("ItemViews.assemble for the claim's answer", this.claimView)
+				+ completeScript() + viewScript("ItemViews.find for the complete's answer", this.itemView);
 	}
 
 	private static void unzip(Path jar, Path dir) throws IOException {
