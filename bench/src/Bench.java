@@ -109,7 +109,7 @@ public class Bench {
 		Mode mode = FULL;
 		Path javaHome = Path.of(System.getProperty("java.home"));
 		Path jar = Path.of("target/work-graph-0.1.0-SNAPSHOT.jar");
-		Path runDir = Files.createTempDirectory("wg-bench");
+		Path runDir = null;
 		Path results = Path.of("bench/results");
 		for (int i = 0; i < args.length; i++) {
 			switch (args[i]) {
@@ -120,7 +120,7 @@ public class Bench {
 				default -> throw new IllegalArgumentException("unknown argument " + args[i]);
 			}
 		}
-		Files.createDirectories(runDir);
+		runDir = (runDir != null) ? Files.createDirectories(runDir) : Files.createTempDirectory("wg-bench");
 		Files.createDirectories(results);
 		System.exit(new Bench(mode, javaHome, jar.toAbsolutePath(), runDir.toAbsolutePath(), results).run());
 	}
