@@ -1,0 +1,164 @@
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The packaged service as production runs it (no tuning flags), on its own database, and
+ * what it costs: CPU from /proc, peak RSS (VmHWM), heap sampled with jstat.
+ */
+final class Service implements AutoCloseable {
+
+	private final Process process;
+
+	final long pid;
+
+	final int port;
+
+	final Path log;
+
+	private final Path javaHome;
+
+	private Service(Process process, int port, Path log, Path javaHome) {
+		this.process = process;
+		this.pid = process.pid();
+		this.port = port;
+		this.log = log;
+		this.javaHome = javaHome;
+	}
+
+	/** Starts the process; call {@link #awaitHealthy} before using it. */
+	static Service launch(Path javaHome, Path jar, String db, int port, Path log, Path pidFile)
+			throws IOException, InterruptedException {
+		ProcessBuilder pb = new ProcessBuilder(javaHome.resolve("bin/java").toString(), "-jar", jar.toString(),
+				"--server.port=" + port)
+			.redirectErrorStream(true)
+			.redirectOutput(log.toFile());
+		pb.environment().put("SPRING_DATASOURCE_URL", "jdbc:postgresql://127.0.0.1:5432/" + db);
+		pb.environment().put("SPRING_DATASOURCE_USERNAME", "postgres");
+		pb.environment().put("SPRING_DATASOURCE_PASSWORD", "");
+		Service s = new Service(pb.start(), port, log, javaHome);
+		// run.sh kills whatever is listed here if this JVM dies without cleaning up.
+		Files.writeString(pidFile, s.pid + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+		return s;
+	}
+
+	void awaitHealthy(Duration timeout) throws IOException, InterruptedException {
+		HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (System.nanoTime() < deadline) {
+			if (!this.process.isAlive()) {
+				throw new IOException("service exited with " + this.process.exitValue() + ", see " + this.log);
+			}
+			try {
+				HttpResponse<String> r = http.send(
+						HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/actuator/health")).build(),
+						HttpResponse.BodyHandlers.ofString());
+				if (r.statusCode() == 200 && r.body().contains("\"UP\"")) {
+					return;
+				}
+			}
+			catch (IOException notYet) {
+				// still starting
+			}
+			Thread.sleep(200);
+		}
+		throw new IOException("service not healthy after " + timeout + ", see " + this.log);
+	}
+
+	/** user + system CPU time of the service process so far, in seconds. */
+	double cpuSeconds() throws IOException {
+		String stat = Files.readString(Path.of("/proc/" + this.pid + "/stat"));
+		String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+		// Fields 14 and 15 of proc(5) (utime, stime), counted from the state field (3).
+		long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
+		return ticks / 100.0; // USER_HZ is 100 on Linux
+	}
+
+	/** Peak resident set size so far (VmHWM), MiB. */
+	double peakRssMib() throws IOException {
+		for (String line : Files.readAllLines(Path.of("/proc/" + this.pid + "/status"))) {
+			if (line.startsWith("VmHWM:")) {
+				return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024.0;
+			}
+		}
+		return Double.NaN;
+	}
+
+	/** Samples heap use every 200 ms with jstat until closed; keeps the peak. */
+	final class HeapSampler implements AutoCloseable {
+
+		private final Process jstat;
+
+		private final Thread reader;
+
+		volatile double peakUsedMib;
+
+		volatile double peakCommittedMib;
+
+		HeapSampler() throws IOException {
+			this.jstat = new ProcessBuilder(Service.this.javaHome.resolve("bin/jstat").toString(), "-gc",
+					String.valueOf(Service.this.pid), "200")
+				.redirectErrorStream(true)
+				.start();
+			this.reader = Thread.ofVirtual().start(this::read);
+		}
+
+		private void read() {
+			try (BufferedReader in = new BufferedReader(
+					new InputStreamReader(this.jstat.getInputStream(), StandardCharsets.UTF_8))) {
+				List<String> header = null;
+				for (String line; (line = in.readLine()) != null;) {
+					List<String> cols = Arrays.asList(line.trim().split("\\s+"));
+					if (cols.contains("EU")) {
+						header = cols;
+						continue;
+					}
+					if (header == null || cols.size() != header.size()) {
+						continue;
+					}
+					double used = 0;
+					double committed = 0;
+					for (String c : List.of("S0U", "S1U", "EU", "OU")) {
+						used += Double.parseDouble(cols.get(header.indexOf(c)));
+					}
+					for (String c : List.of("S0C", "S1C", "EC", "OC")) {
+						committed += Double.parseDouble(cols.get(header.indexOf(c)));
+					}
+					this.peakUsedMib = Math.max(this.peakUsedMib, used / 1024);
+					this.peakCommittedMib = Math.max(this.peakCommittedMib, committed / 1024);
+				}
+			}
+			catch (IOException | RuntimeException ex) {
+				// jstat ended; the peak so far stands
+			}
+		}
+
+		@Override
+		public void close() throws InterruptedException {
+			Thread.sleep(250);
+			this.jstat.destroy();
+			this.reader.join();
+		}
+
+	}
+
+	@Override
+	public void close() throws InterruptedException {
+		this.process.destroy(); // SIGTERM: graceful shutdown
+		if (!this.process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+			this.process.destroyForcibly().waitFor();
+		}
+	}
+
+}
