@@ -50,16 +50,10 @@ final class Sql {
 		this.complete = constant(app, "dev.workgraph.lease.Fencing", "COMPLETE_IF_CURRENT");
 		this.renew = constant(app, "dev.workgraph.lease.Fencing", "RENEW_IF_CURRENT");
 		this.audit = constant(app, "dev.workgraph.audit.ConsistencyAudit", "INCONSISTENT_ITEMS");
-		// The claim's answer assembles the claimed row (it has it already); the complete's answer
-		// loads the item first.
-		this.claimView = List.of(constant(app, "dev.workgraph.view.ItemViews", "DEPENDENCIES_OF_ITEMS"),
-				constant(app, "dev.workgraph.view.ItemViews", "CHILDREN_OF_ITEMS"),
-				constant(app, "dev.workgraph.view.LeaseViews", "ACTIVE_LEASES_OF_ITEMS"),
-				constant(app, "dev.workgraph.view.AttentionRequestViews", "ATTENTION_REQUESTS_OF_ITEMS"));
-		List<String> itemView = new ArrayList<>();
-		itemView.add(constant(app, "dev.workgraph.view.ItemViews", "ITEMS_BY_ID"));
-		itemView.addAll(this.claimView);
-		this.itemView = List.copyOf(itemView);
+		// The claim's answer assembles the claimed row's parts (it has the row already); the
+		// complete's answer loads the item with its parts. One statement each.
+		this.claimView = List.of(constant(app, "dev.workgraph.view.ItemViews", "PARTS_OF_ITEMS"));
+		this.itemView = List.of(constant(app, "dev.workgraph.view.ItemViews", "ITEM_VIEWS_BY_ID"));
 	}
 
 	/** Unpacks the jar's classes and libraries into {@code dir} and reads the statements. */
