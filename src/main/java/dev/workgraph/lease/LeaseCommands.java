@@ -70,9 +70,8 @@ public class LeaseCommands {
 		this.leases = leases;
 		this.properties = properties;
 		this.continuity = continuity;
-		this.coalescer = coalescing.enabled()
-				? new Coalescer<>(this::claimBatch, this::withViews, coalescing.maxBatch(), coalescing.maxWait())
-				: null;
+		this.coalescer = coalescing.enabled() ? new Coalescer<>(this::claimBatch, this::withViews,
+				coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
 	}
 
 	/**

@@ -17,11 +17,12 @@ import org.springframework.dao.QueryTimeoutException;
 
 /**
  * Serves concurrent requests that share a key with one batch call (leader/follower,
- * natural batching). A request that finds its key's lane idle runs at once, alone: no
- * added delay at low load. Requests that arrive while a batch is in flight queue up; when
- * the batch is done its leader hands the lane to the oldest of them, which takes up to
- * {@code maxBatch} queued requests (oldest first) into the next batch. So at most one
- * batch per key is in flight, and the batch grows with the load.
+ * natural batching). A key has {@code maxInFlight} slots for batches. A request that
+ * finds a free slot runs at once, alone: no added delay at low load. Requests that arrive
+ * while every slot is busy queue up; when a batch is done its leader hands its slot to
+ * the oldest of them, which takes up to {@code maxBatch} queued requests (oldest first)
+ * into the next batch. So batches grow with the load, and at most {@code maxInFlight} per
+ * key run at once.
  *
  * <p>
  * A batch runs in two phases. {@code inLane} (e.g. the claim transaction) holds the lane;
@@ -50,22 +51,25 @@ public final class Coalescer<K, Q, P, R> {
 
 	private final int maxBatch;
 
+	private final int maxInFlight;
+
 	private final Duration maxWait;
 
 	/** Guards every lane and waiter state change; held only for queue operations. */
 	private final ReentrantLock lock = new ReentrantLock();
 
-	/** Lanes with a batch in flight; an idle lane is removed, so keys do not pile up. */
+	/** Lanes with batches in flight; an idle lane is removed, so keys do not pile up. */
 	private final Map<K, Lane<Q, R>> lanes = new HashMap<>();
 
 	public Coalescer(BiFunction<K, List<Q>, List<P>> inLane, BiFunction<K, List<P>, List<R>> afterLane, int maxBatch,
-			Duration maxWait) {
-		if (maxBatch < 1) {
-			throw new IllegalArgumentException("maxBatch must be at least 1");
+			int maxInFlight, Duration maxWait) {
+		if (maxBatch < 1 || maxInFlight < 1) {
+			throw new IllegalArgumentException("maxBatch and maxInFlight must be at least 1");
 		}
 		this.inLane = inLane;
 		this.afterLane = afterLane;
 		this.maxBatch = maxBatch;
+		this.maxInFlight = maxInFlight;
 		this.maxWait = maxWait;
 	}
 
@@ -78,14 +82,15 @@ public final class Coalescer<K, Q, P, R> {
 		boolean leading;
 		this.lock.lock();
 		try {
-			Lane<Q, R> lane = this.lanes.get(key);
-			if (lane == null) {
-				this.lanes.put(key, new Lane<>());
-				leading = true;
+			Lane<Q, R> lane = this.lanes.computeIfAbsent(key, (k) -> new Lane<>());
+			// Requests queue only while every slot is busy, so nobody waits for a free
+			// one.
+			leading = lane.inFlight < this.maxInFlight;
+			if (leading) {
+				lane.inFlight++;
 			}
 			else {
 				lane.pending.addLast(waiter);
-				leading = false;
 			}
 		}
 		finally {
@@ -108,10 +113,11 @@ public final class Coalescer<K, Q, P, R> {
 	private Outcome<R> awaitTurn(K key, Waiter<Q, R> waiter) {
 		long deadline = System.nanoTime() + this.maxWait.toNanos();
 		boolean interrupted = false;
+		Outcome<R> outcome = null;
 		try {
-			while (true) {
+			while (outcome == null) {
 				try {
-					return waiter.outcome.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+					outcome = waiter.outcome.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
 				}
 				catch (InterruptedException ex) {
 					interrupted = true;
@@ -123,12 +129,14 @@ public final class Coalescer<K, Q, P, R> {
 					if (withdraw(key, waiter)) {
 						throw timedOut("queued");
 					}
-					break;
+					// Taken into a batch (the outcome is on its way), or just handed a
+					// slot
+					// (the outcome is there): a slot is only handed to a queued waiter.
+					outcome = waiter.outcome.get(this.maxWait.toNanos(), TimeUnit.NANOSECONDS);
 				}
 			}
-			// Taken into a batch, or just handed the lane: the outcome is on its way.
-			Outcome<R> outcome = waiter.outcome.get(this.maxWait.toNanos(), TimeUnit.NANOSECONDS);
 			if (interrupted && outcome instanceof Lead) {
+				// Do not run a batch on an interrupted thread: pass the slot on.
 				handOn(key);
 				throw new IllegalStateException("Interrupted while waiting for a batch");
 			}
@@ -210,18 +218,19 @@ public final class Coalescer<K, Q, P, R> {
 	}
 
 	/**
-	 * Gives the lane to the oldest queued request, or retires it when nobody is waiting.
+	 * Gives the batch's slot to the oldest queued request, or frees it when nobody is
+	 * waiting (and retires the lane once no batch of it is in flight).
 	 */
 	private void handOn(K key) {
 		this.lock.lock();
 		try {
 			Lane<Q, R> lane = this.lanes.get(key);
 			Waiter<Q, R> next = lane.pending.pollFirst();
-			if (next == null) {
-				this.lanes.remove(key);
-			}
-			else {
+			if (next != null) {
 				next.outcome.complete(new Lead<>());
+			}
+			else if (--lane.inFlight == 0) {
+				this.lanes.remove(key);
 			}
 		}
 		finally {
@@ -283,11 +292,14 @@ public final class Coalescer<K, Q, P, R> {
 	}
 
 	/**
-	 * The requests waiting for a key's lane; the lane exists while a batch is in flight.
+	 * The batches in flight for a key and the requests waiting for a slot; the lane
+	 * exists while a batch is in flight.
 	 */
 	private static final class Lane<Q, R> {
 
 		final ArrayDeque<Waiter<Q, R>> pending = new ArrayDeque<>();
+
+		int inFlight;
 
 	}
 

@@ -47,7 +47,7 @@ class CoalescerTests {
 		Coalescer<String, Integer, Integer, Integer> coalescer = new Coalescer<>((key, batch) -> {
 			batches.add(batch);
 			return batch.stream().map((n) -> n * 10).toList();
-		}, identity(), 32, Duration.ofSeconds(5));
+		}, identity(), 32, 1, Duration.ofSeconds(5));
 		assertThat(coalescer.submit("k", 1)).isEqualTo(10);
 		assertThat(coalescer.submit("k", 2)).isEqualTo(20);
 		assertThat(batches).containsExactly(List.of(1), List.of(2));
@@ -65,7 +65,7 @@ class CoalescerTests {
 				await(releaseFirst);
 			}
 			return batch;
-		}, (key, batch) -> batch.stream().map((n) -> key + n).toList(), 4, Duration.ofSeconds(5));
+		}, (key, batch) -> batch.stream().map((n) -> key + n).toList(), 4, 1, Duration.ofSeconds(5));
 		Future<String> first = this.threads.submit(() -> coalescer.submit("k", 0));
 		assertThat(firstRunning.await(5, TimeUnit.SECONDS)).isTrue();
 		List<Future<String>> queued = new ArrayList<>();
@@ -92,12 +92,49 @@ class CoalescerTests {
 				await(releaseA);
 			}
 			return batch.stream().map((n) -> key + n).toList();
-		}, identity(), 32, Duration.ofSeconds(5));
+		}, identity(), 32, 1, Duration.ofSeconds(5));
 		Future<String> a = this.threads.submit(() -> coalescer.submit("a", 1));
 		assertThat(aRunning.await(5, TimeUnit.SECONDS)).isTrue();
 		assertThat(coalescer.submit("b", 2)).isEqualTo("b2");
 		releaseA.countDown();
 		assertThat(a.get(5, TimeUnit.SECONDS)).isEqualTo("a1");
+	}
+
+	@Test
+	void upToMaxInFlightBatchesOfOneKeyRunAtOnceAndOnlyThenDoRequestsQueue() throws Exception {
+		CountDownLatch twoRunning = new CountDownLatch(2);
+		CountDownLatch release = new CountDownLatch(1);
+		List<List<Integer>> batches = Collections.synchronizedList(new ArrayList<>());
+		Coalescer<String, Integer, Integer, Integer> coalescer = new Coalescer<>((key, batch) -> {
+			batches.add(batch);
+			if (batch.contains(0) || batch.contains(1)) {
+				twoRunning.countDown();
+				await(release);
+			}
+			return batch;
+		}, identity(), 32, 2, Duration.ofSeconds(5));
+		Future<Integer> first = this.threads.submit(() -> coalescer.submit("k", 0));
+		Future<Integer> second = this.threads.submit(() -> coalescer.submit("k", 1));
+		assertThat(twoRunning.await(5, TimeUnit.SECONDS)).as("both ran at once, alone").isTrue();
+		List<Future<Integer>> queued = new ArrayList<>();
+		for (int i = 2; i < 6; i++) {
+			int request = i;
+			queued.add(this.threads.submit(() -> coalescer.submit("k", request)));
+			awaitQueued(coalescer, "k", i - 1);
+		}
+		release.countDown();
+		assertThat(first.get(5, TimeUnit.SECONDS)).isZero();
+		assertThat(second.get(5, TimeUnit.SECONDS)).isOne();
+		for (int i = 0; i < queued.size(); i++) {
+			assertThat(queued.get(i).get(5, TimeUnit.SECONDS)).isEqualTo(i + 2);
+		}
+		// Both slots free up and go to the oldest queued requests, each of which takes
+		// whoever is still queued.
+		assertThat(batches.subList(0, 2)).containsExactlyInAnyOrder(List.of(0), List.of(1));
+		assertThat(batches.subList(2, batches.size())).hasSizeBetween(1, 2)
+			.flatExtracting((batch) -> batch)
+			.containsExactlyInAnyOrder(2, 3, 4, 5);
+		assertThat(coalescer.lanesInFlight()).isZero();
 	}
 
 	@Test
@@ -117,7 +154,7 @@ class CoalescerTests {
 				throw down;
 			}
 			return batch;
-		}, identity(), 32, Duration.ofSeconds(5));
+		}, identity(), 32, 1, Duration.ofSeconds(5));
 		Future<Integer> first = this.threads.submit(() -> coalescer.submit("k", 0));
 		assertThat(firstRunning.await(5, TimeUnit.SECONDS)).isTrue();
 		List<Future<Integer>> failing = new ArrayList<>();
@@ -138,7 +175,7 @@ class CoalescerTests {
 	void aFailureAfterTheLaneFailsTheRequestsToo() {
 		Coalescer<String, Integer, Integer, Integer> coalescer = new Coalescer<>(identity(), (key, batch) -> {
 			throw new IllegalStateException("views failed");
-		}, 32, Duration.ofSeconds(5));
+		}, 32, 1, Duration.ofSeconds(5));
 		assertThatThrownBy(() -> coalescer.submit("k", 1)).hasMessage("views failed");
 		assertThat(coalescer.lanesInFlight()).isZero();
 	}
@@ -146,7 +183,7 @@ class CoalescerTests {
 	@Test
 	void aBatchAnsweringTheWrongNumberOfResultsFailsItsRequests() {
 		Coalescer<String, Integer, Integer, Integer> coalescer = new Coalescer<>((key, batch) -> List.of(), identity(),
-				32, Duration.ofSeconds(5));
+				32, 1, Duration.ofSeconds(5));
 		assertThatThrownBy(() -> coalescer.submit("k", 1)).isInstanceOf(IllegalStateException.class)
 			.hasMessageContaining("answered 0");
 	}
@@ -163,7 +200,7 @@ class CoalescerTests {
 				await(releaseFirst);
 			}
 			return batch;
-		}, identity(), 32, Duration.ofMillis(200));
+		}, identity(), 32, 1, Duration.ofMillis(200));
 		Future<Integer> first = this.threads.submit(() -> coalescer.submit("k", 0));
 		assertThat(firstRunning.await(5, TimeUnit.SECONDS)).isTrue();
 		long started = System.nanoTime();
@@ -185,7 +222,7 @@ class CoalescerTests {
 			batch.forEach((n) -> servedCount.merge(n, 1, Integer::sum));
 			sleep(1);
 			return batch.stream().map((n) -> -n).toList();
-		}, identity(), 8, Duration.ofSeconds(10));
+		}, identity(), 8, 2, Duration.ofSeconds(10));
 		List<Future<Integer>> answers = new ArrayList<>();
 		for (int i = 0; i < 2_000; i++) {
 			int request = i;
