@@ -1,7 +1,12 @@
 package dev.workgraph.lease;
 
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -114,6 +119,101 @@ class Claims {
 			select exists (select 1 from ready_items where queue = any(:queues::text[]))
 			""";
 
+	/**
+	 * Coalesced claims, step 1 of 2 (one transaction): locks the candidates for a batch
+	 * of {@code :n} claims with the same queues filter. The best {@code :n} free items of
+	 * each queue contain the best {@code :n} overall, and the best {@code :n} items
+	 * preferred for each worker of the batch contain every preferred item that any of the
+	 * {@code :n} claims could take, so choosing among these rows (see {@link #assign})
+	 * gives each claim what it would have got had the batch's claims run one after the
+	 * other in arrival order. Rows come back in claim order; rows not assigned are
+	 * unlocked at commit.
+	 */
+	private static final String LOCK_CANDIDATES_TEMPLATE = """
+			with best as materialized (
+			    %s
+			), preferred as materialized (
+			    select p.* from unnest(:workerIds::text[]) as x(worker_id)
+			    cross join lateral (
+			        select r.item_id, r.priority, r.ready_since, r.preferred_worker_id
+			        from ready_items r
+			        join work_items w on w.id = r.item_id
+			        where r.preferred_worker_id = x.worker_id
+			            and r.ready_since > now() - make_interval(secs => :continuitySeconds)
+			            %s
+			        order by r.priority desc, r.ready_since, r.item_id
+			        limit :n
+			        for update of r, w skip locked
+			    ) p
+			)
+			select c.item_id, c.priority, c.preferred_worker_id,
+			    c.preferred_worker_id is not null
+			        and c.ready_since > now() - make_interval(secs => :continuitySeconds) as preference_open
+			from (select * from best union select * from preferred) c
+			order by c.priority desc, c.ready_since, c.item_id
+			""";
+
+	private static final String BATCH_BEST_IN_ANY_QUEUE = """
+			select r.item_id, r.priority, r.ready_since, r.preferred_worker_id
+			    from ready_items r
+			    join work_items w on w.id = r.item_id
+			    order by r.priority desc, r.ready_since, r.item_id
+			    limit :n
+			    for update of r, w skip locked
+			""";
+
+	private static final String BATCH_BEST_IN_QUEUES = """
+			select best_of_queue.* from unnest(:queues::text[]) as q(name)
+			    cross join lateral (
+			        select r.item_id, r.priority, r.ready_since, r.preferred_worker_id
+			        from ready_items r
+			        join work_items w on w.id = r.item_id
+			        where r.queue = q.name
+			        order by r.priority desc, r.ready_since, r.item_id
+			        limit :n
+			        for update of r, w skip locked
+			    ) best_of_queue
+			""";
+
+	static final String LOCK_CLAIM_CANDIDATES = LOCK_CANDIDATES_TEMPLATE.formatted(BATCH_BEST_IN_ANY_QUEUE, "");
+
+	static final String LOCK_CLAIM_CANDIDATES_IN_QUEUES = LOCK_CANDIDATES_TEMPLATE.formatted(BATCH_BEST_IN_QUEUES,
+			"and r.queue = any(:queues::text[])");
+
+	/**
+	 * Coalesced claims, step 2 of 2: grants the assigned items, locked by step 1 in this
+	 * transaction, exactly as {@link #CLAIM_NEXT_READY} grants one: dequeued, leased with
+	 * epoch + 1, and a lease of its own (id, worker, length) acquired at
+	 * {@code clock_timestamp()}.
+	 */
+	static final String GRANT_LEASES = """
+			with assignment as (
+			    select * from unnest(:itemIds::uuid[], :leaseIds::uuid[], :workerIds::text[], :leaseSeconds::int[])
+			        as a(item_id, lease_id, worker_id, lease_seconds)
+			), dequeued as (
+			    delete from ready_items r using assignment a where r.item_id = a.item_id
+			    returning r.item_id
+			), claimed as (
+			    update work_items w
+			    set status = 'leased', epoch = w.epoch + 1, ready_since = null, updated_at = now()
+			    from dequeued d
+			    where w.id = d.item_id
+			    returning w.*
+			), granted as (
+			    -- Acquired when granted, not when the transaction began (see CLAIM_TEMPLATE).
+			    insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
+			    select a.lease_id, c.id, a.worker_id, c.epoch, t.granted_at,
+			        t.granted_at + make_interval(secs => a.lease_seconds)
+			    from claimed c
+			    join assignment a on a.item_id = c.id
+			    cross join (select clock_timestamp() as granted_at) t
+			    returning *
+			)
+			select c.*, g.id as lease_id, g.worker_id, g.acquired_at, g.expires_at
+			from claimed c
+			join granted g on g.item_id = c.id
+			""";
+
 	private final JdbcClient jdbc;
 
 	Claims(JdbcClient jdbc) {
@@ -134,13 +234,93 @@ class Claims {
 		if (queues != null) {
 			claim = claim.param("queues", SqlArrays.texts(queues));
 		}
-		return claim.query((rs, n) -> {
-			ItemRow item = ItemRow.map(rs, n);
-			LeaseView lease = new LeaseView(Rows.uuid(rs, "lease_id"), item.id(), rs.getString("worker_id"),
-					item.epoch(), Rows.instant(rs, "acquired_at"), null, Rows.instant(rs, "expires_at"), true, null,
-					null, null);
-			return new Claimed(lease, item);
-		}).optional();
+		return claim.query(Claims::claimed).optional();
+	}
+
+	private static Claimed claimed(ResultSet rs, int n) throws SQLException {
+		ItemRow item = ItemRow.map(rs, n);
+		LeaseView lease = new LeaseView(Rows.uuid(rs, "lease_id"), item.id(), rs.getString("worker_id"), item.epoch(),
+				Rows.instant(rs, "acquired_at"), null, Rows.instant(rs, "expires_at"), true, null, null, null);
+		return new Claimed(lease, item);
+	}
+
+	/**
+	 * Claims up to one item for each of the asks, which share the queues filter, in ask
+	 * order (see {@link #LOCK_CLAIM_CANDIDATES}); answers per ask, empty when no free
+	 * item was left for it. Two statements: run it in a transaction.
+	 */
+	List<Optional<Claimed>> claimBatch(List<Ask> asks, List<String> queues, Duration continuityWindow) {
+		List<String> workers = asks.stream().map(Ask::workerId).distinct().toList();
+		JdbcClient.StatementSpec lock = this.jdbc
+			.sql((queues == null) ? LOCK_CLAIM_CANDIDATES : LOCK_CLAIM_CANDIDATES_IN_QUEUES)
+			.param("n", asks.size())
+			.param("workerIds", SqlArrays.texts(workers))
+			.param("continuitySeconds", continuityWindow.toMillis() / 1000.0);
+		if (queues != null) {
+			lock = lock.param("queues", SqlArrays.texts(queues));
+		}
+		List<Candidate> candidates = lock
+			.query((rs, n) -> new Candidate(Rows.uuid(rs, "item_id"), rs.getInt("priority"),
+					rs.getString("preferred_worker_id"), rs.getBoolean("preference_open")))
+			.list();
+		List<UUID> assigned = assign(candidates, asks);
+		List<UUID> itemIds = new ArrayList<>();
+		List<Ask> granted = new ArrayList<>();
+		for (int i = 0; i < asks.size(); i++) {
+			if (assigned.get(i) != null) {
+				itemIds.add(assigned.get(i));
+				granted.add(asks.get(i));
+			}
+		}
+		Map<UUID, Claimed> byLease = new HashMap<>();
+		if (!granted.isEmpty()) {
+			this.jdbc.sql(GRANT_LEASES)
+				.param("itemIds", SqlArrays.uuids(itemIds))
+				.param("leaseIds", SqlArrays.uuids(granted.stream().map(Ask::leaseId).toList()))
+				.param("workerIds", SqlArrays.texts(granted.stream().map(Ask::workerId).toList()))
+				.param("leaseSeconds", SqlArrays.ints(granted.stream().mapToInt(Ask::leaseSeconds).toArray()))
+				.query(Claims::claimed)
+				.list()
+				.forEach((claimed) -> byLease.put(claimed.lease().id(), claimed));
+			if (byLease.size() != granted.size()) {
+				// Every assigned item is locked by this transaction: anything else is a
+				// bug.
+				throw new IllegalStateException(
+						"Granted " + byLease.size() + " of " + granted.size() + " locked claim candidates");
+			}
+		}
+		return asks.stream().map((ask) -> Optional.ofNullable(byLease.get(ask.leaseId()))).toList();
+	}
+
+	/**
+	 * Hands out candidates (in claim order) to asks (in arrival order) as if each ask ran
+	 * {@link #CLAIM_NEXT_READY} in turn: an ask takes the first remaining candidate,
+	 * unless a remaining candidate preferred for its worker (preference still open) has
+	 * the same priority, then the first of those. Answers the item per ask, null for
+	 * none.
+	 */
+	static List<UUID> assign(List<Candidate> candidates, List<Ask> asks) {
+		List<Candidate> remaining = new ArrayList<>(candidates);
+		List<UUID> assigned = new ArrayList<>(asks.size());
+		for (Ask ask : asks) {
+			if (remaining.isEmpty()) {
+				assigned.add(null);
+				continue;
+			}
+			Candidate pick = remaining.getFirst();
+			for (Candidate candidate : remaining) {
+				if (candidate.priority() < pick.priority()) {
+					break;
+				}
+				if (candidate.preferenceOpen() && ask.workerId().equals(candidate.preferredWorkerId())) {
+					pick = candidate;
+					break;
+				}
+			}
+			remaining.remove(pick);
+			assigned.add(pick.itemId());
+		}
+		return assigned;
 	}
 
 	boolean anyReady(List<String> queues) {
@@ -154,6 +334,17 @@ class Claims {
 	}
 
 	record Claimed(LeaseView lease, ItemRow item) {
+	}
+
+	/** One claim request of a batch, with the lease id it will get if it gets an item. */
+	record Ask(UUID leaseId, String workerId, int leaseSeconds) {
+	}
+
+	/**
+	 * A locked claim candidate; {@code preferenceOpen}: preferred for
+	 * {@code preferredWorkerId} and still within the continuity window.
+	 */
+	record Candidate(UUID itemId, int priority, String preferredWorkerId, boolean preferenceOpen) {
 	}
 
 }

@@ -11,6 +11,7 @@ import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.Cancellation;
 import dev.workgraph.item.LockedItem;
 import dev.workgraph.item.Readiness;
+import dev.workgraph.support.Coalescer;
 import dev.workgraph.support.InvalidRequest;
 import dev.workgraph.support.Json;
 import dev.workgraph.support.Transactions;
@@ -54,9 +55,12 @@ public class LeaseCommands {
 
 	private final ContinuityProperties continuity;
 
+	/** Null when coalescing is off. */
+	private final Coalescer<QueueFilter, Claims.Ask, Optional<Claims.Claimed>, Optional<LeaseAndItem>> coalescer;
+
 	LeaseCommands(Transactions transactions, Claims claims, Fencing fencing, Readiness readiness,
 			Cancellation cancellation, ItemViews items, LeaseViews leases, LeaseProperties properties,
-			ContinuityProperties continuity) {
+			ContinuityProperties continuity, CoalescingProperties coalescing) {
 		this.transactions = transactions;
 		this.claims = claims;
 		this.fencing = fencing;
@@ -66,6 +70,8 @@ public class LeaseCommands {
 		this.leases = leases;
 		this.properties = properties;
 		this.continuity = continuity;
+		this.coalescer = coalescing.enabled() ? new Coalescer<>(this::claimBatch, this::withViews,
+				coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
 	}
 
 	/**
@@ -83,17 +89,58 @@ public class LeaseCommands {
 	 */
 	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds) {
 		int seconds = leaseSeconds(leaseSeconds);
-		Optional<Claims.Claimed> claimed = claimOnce(workerId, queues, seconds);
-		for (int retry = 0; claimed.isEmpty() && retry < EMPTY_CLAIM_RETRIES && this.claims.anyReady(queues); retry++) {
+		QueueFilter filter = QueueFilter.of(queues);
+		Optional<LeaseAndItem> claimed = claimOnce(workerId, filter, seconds);
+		for (int retry = 0; claimed.isEmpty() && retry < EMPTY_CLAIM_RETRIES
+				&& this.claims.anyReady(filter.queues()); retry++) {
 			LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(EMPTY_CLAIM_BACKOFF_NANOS << retry));
-			claimed = claimOnce(workerId, queues, seconds);
+			claimed = claimOnce(workerId, filter, seconds);
 		}
-		return claimed
-			.map((lease) -> new LeaseAndItem(lease.lease(), this.items.assemble(List.of(lease.item())).getFirst()));
+		return claimed;
 	}
 
-	private Optional<Claims.Claimed> claimOnce(String workerId, List<String> queues, int seconds) {
-		return this.claims.claimNextReady(Uuid7.next(), workerId, queues, seconds, this.continuity.continuityWindow());
+	/**
+	 * Claims concurrent with this one (same queues filter) are served by one batch
+	 * (docs/adr/0005); each still gets its own lease. An ask the batch had no item for
+	 * comes back empty, and the retry above treats it like any other empty claim.
+	 */
+	private Optional<LeaseAndItem> claimOnce(String workerId, QueueFilter filter, int seconds) {
+		Claims.Ask ask = new Claims.Ask(Uuid7.next(), workerId, seconds);
+		if (this.coalescer != null) {
+			return this.coalescer.submit(filter, ask);
+		}
+		return withViews(filter, claimBatch(filter, List.of(ask))).getFirst();
+	}
+
+	/**
+	 * A lone claim is the one-statement claim; several are one transaction of two
+	 * statements.
+	 */
+	private List<Optional<Claims.Claimed>> claimBatch(QueueFilter filter, List<Claims.Ask> asks) {
+		if (asks.size() == 1) {
+			Claims.Ask ask = asks.getFirst();
+			return List.of(this.claims.claimNextReady(ask.leaseId(), ask.workerId(), filter.queues(),
+					ask.leaseSeconds(), this.continuity.continuityWindow()));
+		}
+		return this.transactions
+			.inTransaction(() -> this.claims.claimBatch(asks, filter.queues(), this.continuity.continuityWindow()));
+	}
+
+	/** The item views of a batch's claims, read together after the claims committed. */
+	private List<Optional<LeaseAndItem>> withViews(QueueFilter filter, List<Optional<Claims.Claimed>> claimed) {
+		List<ItemView> views = this.items
+			.assemble(claimed.stream().flatMap(Optional::stream).map(Claims.Claimed::item).toList());
+		List<Optional<LeaseAndItem>> answers = new ArrayList<>(claimed.size());
+		int next = 0;
+		for (Optional<Claims.Claimed> claim : claimed) {
+			if (claim.isPresent()) {
+				answers.add(Optional.of(new LeaseAndItem(claim.get().lease(), views.get(next++))));
+			}
+			else {
+				answers.add(Optional.empty());
+			}
+		}
+		return answers;
 	}
 
 	LeaseView renew(UUID leaseId, long epoch, Integer leaseSeconds) {
@@ -170,6 +217,18 @@ public class LeaseCommands {
 	 * answer.
 	 */
 	record LeaseAndItem(LeaseView lease, ItemView item) {
+	}
+
+	/**
+	 * The queues a claim may take from (null: all), as a set: claims coalesce when their
+	 * filters are equal.
+	 */
+	record QueueFilter(List<String> queues) {
+
+		static QueueFilter of(List<String> queues) {
+			return new QueueFilter((queues != null) ? queues.stream().distinct().sorted().toList() : null);
+		}
+
 	}
 
 }

@@ -1,0 +1,33 @@
+package dev.workgraph.lease;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * @param enabled whether concurrent claims with the same queues filter are served by one
+ * batch (docs/adr/0005); off, every claim runs its own statement
+ * @param maxBatch the most claims one batch serves
+ * @param maxInFlight how many batches of one queues filter may run at once; claims queue
+ * for a batch only while that many are in flight
+ * @param maxWait how long a claim waits for its batch before it answers 503 (twice this
+ * once its batch is running)
+ */
+@ConfigurationProperties("workgraph.coalescing")
+public record CoalescingProperties(@DefaultValue("true") boolean enabled, @DefaultValue("32") int maxBatch,
+		@DefaultValue("2") int maxInFlight, @DefaultValue("30s") Duration maxWait) {
+
+	public CoalescingProperties {
+		if (maxBatch < 1 || maxBatch > 1000) {
+			throw new IllegalArgumentException("workgraph.coalescing.max-batch must be between 1 and 1000");
+		}
+		if (maxInFlight < 1 || maxInFlight > 100) {
+			throw new IllegalArgumentException("workgraph.coalescing.max-in-flight must be between 1 and 100");
+		}
+		if (!maxWait.isPositive()) {
+			throw new IllegalArgumentException("workgraph.coalescing.max-wait must be positive");
+		}
+	}
+
+}

@@ -1,0 +1,89 @@
+package dev.workgraph.lease;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import dev.workgraph.WorkGraphApplication;
+import dev.workgraph.testing.Api;
+import dev.workgraph.testing.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A coalesced claim batch that fails answers each of its claims with the problem a lone
+ * claim would get, and nobody hangs. A second instance whose statements time out after
+ * 500 ms (57014: the database is not answering, 503) claims while {@code leases} is
+ * locked against granting.
+ */
+class CoalescedClaimFailureTests extends LeaseTestSupport {
+
+	private static ConfigurableApplicationContext impatient;
+
+	@BeforeAll
+	static void startImpatientInstance() {
+		TestDatabase.Coordinates database = TestDatabase.coordinates();
+		impatient = new SpringApplicationBuilder(WorkGraphApplication.class).run("--server.port=0",
+				"--spring.datasource.url=" + database.jdbcUrl(), "--spring.datasource.username=" + database.username(),
+				"--spring.datasource.password=" + database.password(), "--spring.datasource.hikari.pool-name=impatient",
+				"--spring.datasource.hikari.connection-init-sql=set statement_timeout = '500ms'",
+				"--workgraph.lease.reaper-enabled=false", "--workgraph.lease.vacuum-interval=0s");
+	}
+
+	@AfterAll
+	static void stopImpatientInstance() {
+		if (impatient != null) {
+			impatient.close();
+		}
+	}
+
+	@Test
+	void everyClaimOfAFailingBatchGetsA503AndTheNextClaimsWorkAgain() throws Exception {
+		for (int i = 0; i < 5; i++) {
+			createItem("item " + i);
+		}
+		Api api = new Api(((WebServerApplicationContext) impatient).getWebServer().getPort());
+		ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+		List<Api.Response> answers = new ArrayList<>();
+		try (Connection holder = DriverManager.getConnection(TestDatabase.coordinates().jdbcUrl(),
+				TestDatabase.coordinates().username(), TestDatabase.coordinates().password())) {
+			holder.setAutoCommit(false);
+			try (Statement statement = holder.createStatement()) {
+				statement.execute("lock table leases in share mode");
+			}
+			List<Future<Api.Response>> claims = new ArrayList<>();
+			for (int i = 0; i < 24; i++) {
+				int worker = i;
+				claims.add(threads.submit(() -> api.post("/claims", Map.of("workerId", "worker-" + worker))));
+			}
+			for (Future<Api.Response> claim : claims) {
+				answers.add(claim.get(30, TimeUnit.SECONDS));
+			}
+			holder.rollback();
+		}
+		finally {
+			threads.shutdownNow();
+		}
+		assertThat(answers).allSatisfy((answer) -> assertProblem(answer, 503, "service_unavailable"));
+		assertThat(this.jdbc.sql("select count(*) from leases").query(Long.class).single()).isZero();
+		assertThat(this.jdbc.sql("select count(*) from ready_items").query(Long.class).single()).isEqualTo(5);
+		List<Api.Response> after = Concurrently.run(8, (i) -> api.post("/claims", Map.of("workerId", "w" + i)));
+		assertThat(after.stream().filter((answer) -> answer.status() == 201)).hasSize(5);
+		assertThat(after.stream().filter((answer) -> answer.status() == 204)).hasSize(3);
+	}
+
+}
