@@ -36,6 +36,37 @@ import org.springframework.stereotype.Repository;
 @Repository
 class Claims {
 
+	/**
+	 * The grant, after a claim has chosen its items, given as the CTE
+	 * {@code assignment(item_id, lease_id, worker_id, lease_seconds)} of locked items:
+	 * each is dequeued, marked leased with epoch + 1 and gets a lease of its own.
+	 */
+	private static final String GRANT_ASSIGNED = """
+			dequeued as (
+			    delete from ready_items r using assignment a where r.item_id = a.item_id
+			    returning r.item_id
+			), claimed as (
+			    update work_items w
+			    set status = 'leased', epoch = w.epoch + 1, ready_since = null, updated_at = now()
+			    from dequeued d
+			    where w.id = d.item_id
+			    returning w.*
+			), granted as (
+			    -- Acquired when granted, not when the transaction began: now() can precede the
+			    -- snapshot that saw the previous lease end, and history would show an overlap.
+			    insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
+			    select a.lease_id, c.id, a.worker_id, c.epoch, t.granted_at,
+			        t.granted_at + make_interval(secs => a.lease_seconds)
+			    from claimed c
+			    join assignment a on a.item_id = c.id
+			    cross join (select clock_timestamp() as granted_at) t
+			    returning *
+			)
+			select c.*, g.id as lease_id, g.worker_id, g.acquired_at, g.expires_at
+			from claimed c
+			join granted g on g.item_id = c.id
+			""";
+
 	private static final String CLAIM_TEMPLATE = """
 			with preferred as materialized (
 			    select r.item_id, r.priority, r.ready_since, true as is_preferred
@@ -53,28 +84,11 @@ class Claims {
 			    select item_id from (select * from preferred union all select * from best) candidate
 			    order by priority desc, is_preferred desc, ready_since, item_id
 			    limit 1
-			), dequeued as (
-			    delete from ready_items r using picked p where r.item_id = p.item_id
-			    returning r.item_id
-			), claimed as (
-			    update work_items w
-			    set status = 'leased', epoch = w.epoch + 1, ready_since = null, updated_at = now()
-			    from dequeued d
-			    where w.id = d.item_id
-			    returning w.*
-			), granted as (
-			    -- Acquired when granted, not when the transaction began: now() can precede the
-			    -- snapshot that saw the previous lease end, and history would show an overlap.
-			    insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
-			    select :leaseId, c.id, :workerId, c.epoch, t.granted_at,
-			        t.granted_at + make_interval(secs => :leaseSeconds)
-			    from claimed c cross join (select clock_timestamp() as granted_at) t
-			    returning *
-			)
-			select c.*, g.id as lease_id, g.worker_id, g.acquired_at, g.expires_at
-			from claimed c
-			join granted g on g.item_id = c.id
-			""";
+			), assignment as (
+			    select item_id, :leaseId::uuid as lease_id, :workerId::text as worker_id,
+			        :leaseSeconds::int as lease_seconds
+			    from picked
+			), """ + GRANT_ASSIGNED;
 
 	private static final String BEST_IN_ANY_QUEUE = """
 			select r.item_id, r.priority, r.ready_since, false as is_preferred
@@ -182,37 +196,13 @@ class Claims {
 
 	/**
 	 * Coalesced claims, step 2 of 2: grants the assigned items, locked by step 1 in this
-	 * transaction, exactly as {@link #CLAIM_NEXT_READY} grants one: dequeued, leased with
-	 * epoch + 1, and a lease of its own (id, worker, length) acquired at
-	 * {@code clock_timestamp()}.
+	 * transaction, exactly as {@link #CLAIM_NEXT_READY} grants one.
 	 */
 	static final String GRANT_LEASES = """
 			with assignment as (
 			    select * from unnest(:itemIds::uuid[], :leaseIds::uuid[], :workerIds::text[], :leaseSeconds::int[])
 			        as a(item_id, lease_id, worker_id, lease_seconds)
-			), dequeued as (
-			    delete from ready_items r using assignment a where r.item_id = a.item_id
-			    returning r.item_id
-			), claimed as (
-			    update work_items w
-			    set status = 'leased', epoch = w.epoch + 1, ready_since = null, updated_at = now()
-			    from dequeued d
-			    where w.id = d.item_id
-			    returning w.*
-			), granted as (
-			    -- Acquired when granted, not when the transaction began (see CLAIM_TEMPLATE).
-			    insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
-			    select a.lease_id, c.id, a.worker_id, c.epoch, t.granted_at,
-			        t.granted_at + make_interval(secs => a.lease_seconds)
-			    from claimed c
-			    join assignment a on a.item_id = c.id
-			    cross join (select clock_timestamp() as granted_at) t
-			    returning *
-			)
-			select c.*, g.id as lease_id, g.worker_id, g.acquired_at, g.expires_at
-			from claimed c
-			join granted g on g.item_id = c.id
-			""";
+			), """ + GRANT_ASSIGNED;
 
 	private final JdbcClient jdbc;
 

@@ -356,22 +356,4 @@ class CoalescedClaimTests extends LeaseTestSupport {
 			.update();
 	}
 
-	private List<JsonNode> claimUntilEmpty(String workerId, Map<String, Object> options) {
-		Map<String, Object> request = new HashMap<>(options);
-		request.put("workerId", workerId);
-		List<JsonNode> claimed = new ArrayList<>();
-		while (true) {
-			Api.Response response = this.api.post("/claims", request);
-			if (response.status() == 204) {
-				return claimed;
-			}
-			assertThat(response.status()).as(response.toString()).isEqualTo(201);
-			claimed.add(response.body());
-		}
-	}
-
-	private long count(String sql) {
-		return this.jdbc.sql(sql).query(Long.class).single();
-	}
-
 }

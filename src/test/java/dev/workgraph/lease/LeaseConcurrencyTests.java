@@ -338,24 +338,6 @@ class LeaseConcurrencyTests extends LeaseTestSupport {
 		assertThat(answers).containsOnly("201");
 	}
 
-	private List<JsonNode> claimUntilEmpty(String workerId, Map<String, Object> options) {
-		Map<String, Object> request = new java.util.HashMap<>(options);
-		request.put("workerId", workerId);
-		List<JsonNode> claimed = new ArrayList<>();
-		while (true) {
-			Api.Response response = this.api.post("/claims", request);
-			if (response.status() == 204) {
-				return claimed;
-			}
-			assertThat(response.status()).as(response.toString()).isEqualTo(201);
-			claimed.add(response.body());
-		}
-	}
-
-	private long count(String sql) {
-		return this.jdbc.sql(sql).query(Long.class).single();
-	}
-
 	static void sleep(long millis) {
 		try {
 			Thread.sleep(millis);

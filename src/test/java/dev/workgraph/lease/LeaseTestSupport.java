@@ -137,6 +137,25 @@ public abstract class LeaseTestSupport extends ServiceTest {
 		return this.reaper.reapExpired();
 	}
 
+	/** Claims as this worker until nothing is left (204); every claim must succeed. */
+	protected List<JsonNode> claimUntilEmpty(String workerId, Map<String, Object> options) {
+		Map<String, Object> request = new LinkedHashMap<>(options);
+		request.put("workerId", workerId);
+		List<JsonNode> claimed = new ArrayList<>();
+		while (true) {
+			Api.Response response = this.api.post("/claims", request);
+			if (response.status() == 204) {
+				return claimed;
+			}
+			assertThat(response.status()).as(response.toString()).isEqualTo(201);
+			claimed.add(response.body());
+		}
+	}
+
+	protected long count(String sql) {
+		return this.jdbc.sql(sql).query(Long.class).single();
+	}
+
 	protected JsonNode lease(UUID leaseId) {
 		Api.Response lease = this.api.get("/leases/" + leaseId);
 		assertThat(lease.status()).as(lease.toString()).isEqualTo(200);

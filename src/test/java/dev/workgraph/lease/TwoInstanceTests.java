@@ -190,8 +190,4 @@ class TwoInstanceTests extends LeaseTestSupport {
 		}
 	}
 
-	private long count(String sql) {
-		return this.jdbc.sql(sql).query(Long.class).single();
-	}
-
 }
