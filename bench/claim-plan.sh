@@ -21,10 +21,10 @@ work=$(mktemp -d)
 trap 'dropdb --if-exists "$db" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 java25=${JAVA25_HOME:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
-jar=$(ls target/work-graph-*.jar 2>/dev/null | head -n 1 || true)
+jar=$(ls service/target/work-graph-service-*.jar 2>/dev/null | head -n 1 || true)
 if [[ -z "$jar" ]]; then
-	./mvnw -B -q -DskipTests package
-	jar=$(ls target/work-graph-*.jar | head -n 1)
+	./mvnw -B -q -DskipTests -pl service -am package
+	jar=$(ls service/target/work-graph-service-*.jar | head -n 1)
 fi
 (cd "$work" && unzip -q "$OLDPWD/$jar" 'BOOT-INF/*')
 statement=CLAIM_NEXT_READY
@@ -33,7 +33,7 @@ statement=CLAIM_NEXT_READY
 	dev.workgraph.lease.Claims "$statement" > "$work/claim.sql"
 
 createdb "$db"
-for migration in src/main/resources/db/migration/V*.sql; do
+for migration in service/src/main/resources/db/migration/V*.sql; do
 	psql -q -X -v ON_ERROR_STOP=1 -d "$db" -f "$migration"
 done
 

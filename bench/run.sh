@@ -43,11 +43,11 @@ if ! pg_isready -q -h 127.0.0.1 -p 5432; then
 	sleep 2
 fi
 
-jar=target/work-graph-0.1.0-SNAPSHOT.jar
+jar=service/target/work-graph-service-0.1.0-SNAPSHOT.jar
 # Rebuild only when the sources changed: the quick mode's five minutes are for measuring.
-if [[ ! -f "$jar" || -n "$(find src/main pom.xml -newer "$jar" -print -quit)" ]]; then
+if [[ ! -f "$jar" || -n "$(find service/src/main service/pom.xml pom.xml -newer "$jar" -print -quit)" ]]; then
 	echo "bench: building $jar"
-	JAVA_HOME=$java_home ./mvnw -B -q -DskipTests package
+	JAVA_HOME=$java_home ./mvnw -B -q -DskipTests -pl service -am package
 fi
 
 run_dir=$(mktemp -d -t wg-bench.XXXXXX)

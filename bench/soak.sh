@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak: the chaos harness (src/test/java/dev/workgraph/chaos) with faults for DURATION.
+# Soak: the chaos harness (service/src/test/java/dev/workgraph/chaos) with faults for DURATION.
 #
 #   bench/soak.sh 10m                  # 10 minutes of load, then drain and check
 #   bench/soak.sh 60s 1234567890       # rerun a seed (as closely as timing allows)
@@ -13,7 +13,7 @@
 #
 # and exits non-zero unless violations and errors_5xx are both 0. The full report
 # (figures, faults, every violation, and on failure every exchange) is in
-# target/chaos/soak/. Extra settings: CHAOS_WORKERS (16), MAVEN_ARGS.
+# service/target/chaos/soak/. Extra settings: CHAOS_WORKERS (16), MAVEN_ARGS.
 set -euo pipefail
 
 if [[ $# -lt 1 || $# -gt 2 ]]; then
@@ -24,10 +24,10 @@ duration=$1
 seed=${2:-}
 
 cd "$(dirname "$0")/.."
-summary_file=target/chaos/soak/summary.txt
+summary_file=service/target/chaos/soak/summary.txt
 rm -f "$summary_file"
 
-args=(-B -q test -Dtest=ChaosSoak -Dsurefire.failIfNoSpecifiedTests=false -Djacoco.skip=true
+args=(-B -q test -pl service -am -Dtest=ChaosSoak -Dsurefire.failIfNoSpecifiedTests=false -Djacoco.skip=true
 	"-Dchaos.duration=$duration" "-Dchaos.workers=${CHAOS_WORKERS:-16}")
 if [[ -n "$seed" ]]; then
 	args+=("-Dchaos.seed=$seed")
@@ -38,13 +38,13 @@ status=0
 ./mvnw "${args[@]}" ${MAVEN_ARGS:-} || status=$?
 
 if [[ ! -s "$summary_file" ]]; then
-	echo "soak: no summary was written (the run failed before its checks; see target/surefire-reports and target/chaos/soak)" >&2
+	echo "soak: no summary was written (the run failed before its checks; see service/target/surefire-reports and service/target/chaos/soak)" >&2
 	exit 1
 fi
 summary=$(cat "$summary_file")
 echo
-sed -n '/^figures/,/^answers/p' target/chaos/soak/report.txt | sed '$d'
-sed -n '/^faults/,$p' target/chaos/soak/report.txt | head -80
+sed -n '/^figures/,/^answers/p' service/target/chaos/soak/report.txt | sed '$d'
+sed -n '/^faults/,$p' service/target/chaos/soak/report.txt | head -80
 echo
 echo "$summary"
 violations=$(sed -E 's/.* violations=([0-9]+).*/\1/' <<<"$summary")

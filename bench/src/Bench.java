@@ -108,7 +108,7 @@ public class Bench {
 	public static void main(String[] args) throws Exception {
 		Mode mode = FULL;
 		Path javaHome = Path.of(System.getProperty("java.home"));
-		Path jar = Path.of("target/work-graph-0.1.0-SNAPSHOT.jar");
+		Path jar = Path.of("service/target/work-graph-service-0.1.0-SNAPSHOT.jar");
 		Path runDir = null;
 		Path results = Path.of("bench/results");
 		for (int i = 0; i < args.length; i++) {
