@@ -20,6 +20,10 @@ class ArchitectureTests {
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 		.importPackages("dev.workgraph");
 
+	/** The features that change state, and the HTTP plumbing. */
+	private static final String[] WRITE_SIDE = { "dev.workgraph.item..", "dev.workgraph.lease..",
+			"dev.workgraph.attention..", "dev.workgraph.audit..", "dev.workgraph.web.." };
+
 	@Test
 	void featurePackagesDoNotDependOnEachOtherInCycles() {
 		slices().matching("dev.workgraph.(*)..").should().beFreeOfCycles().check(SERVICE);
@@ -31,8 +35,20 @@ class ArchitectureTests {
 			.resideInAPackage("dev.workgraph.view..")
 			.should()
 			.dependOnClassesThat()
-			.resideInAnyPackage("dev.workgraph.item..", "dev.workgraph.lease..", "dev.workgraph.attention..",
-					"dev.workgraph.web..")
+			.resideInAnyPackage(WRITE_SIDE)
+			.check(SERVICE);
+	}
+
+	@Test
+	void theSharedModelDependsOnNoFeatureAndNotOnTheReadSide() {
+		noClasses().that()
+			.resideInAPackage("dev.workgraph.model..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage(WRITE_SIDE)
+			.orShould()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.workgraph.view..", "dev.workgraph.web..", "dev.workgraph.problem..")
 			.check(SERVICE);
 	}
 

@@ -9,7 +9,7 @@ import dev.workgraph.item.CancellationParticipant;
 import dev.workgraph.item.Items;
 import dev.workgraph.item.Readiness;
 import dev.workgraph.lease.Fencing;
-import dev.workgraph.lease.LeaseOutcome;
+import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.support.Transactions;
 import dev.workgraph.support.Uuid7;
 

@@ -4,8 +4,8 @@ import java.net.URI;
 import java.util.List;
 import java.util.UUID;
 
-import dev.workgraph.support.InvalidRequest;
-import dev.workgraph.support.Json;
+import dev.workgraph.problem.InvalidRequest;
+import dev.workgraph.input.Json;
 import dev.workgraph.view.AttentionRequestView;
 import dev.workgraph.view.AttentionRequestViews;
 import dev.workgraph.view.Page;

@@ -5,7 +5,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 import dev.workgraph.support.SqlArrays;
-import dev.workgraph.view.Rows;
+import dev.workgraph.model.Rows;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;

@@ -2,8 +2,8 @@ package dev.workgraph.item;
 
 import java.util.UUID;
 
-import dev.workgraph.support.ProblemCode;
-import dev.workgraph.support.RequestRejected;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.RequestRejected;
 
 /** An Idempotency-Key was reused with a request body that differs from the first one. */
 public class IdempotencyConflict extends RequestRejected {

@@ -8,10 +8,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 
-import dev.workgraph.support.Json;
+import dev.workgraph.input.Json;
 import dev.workgraph.support.Transactions;
 import dev.workgraph.support.Uuid7;
-import dev.workgraph.view.ItemStatus;
+import dev.workgraph.model.ItemStatus;
 
 import org.springframework.stereotype.Service;
 

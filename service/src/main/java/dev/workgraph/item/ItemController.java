@@ -4,12 +4,12 @@ import java.net.URI;
 import java.util.List;
 import java.util.UUID;
 
-import dev.workgraph.support.InvalidRequest;
-import dev.workgraph.support.TextRules;
-import dev.workgraph.view.ItemStatus;
+import dev.workgraph.problem.InvalidRequest;
+import dev.workgraph.input.TextRules;
+import dev.workgraph.model.ItemStatus;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
-import dev.workgraph.view.LeaseView;
+import dev.workgraph.model.LeaseView;
 import dev.workgraph.view.LeaseViews;
 import dev.workgraph.view.Page;
 import dev.workgraph.web.RequestBodies;

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.support.SqlArrays;
-import dev.workgraph.view.ItemViews.ItemRow;
+import dev.workgraph.model.ItemRow;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;

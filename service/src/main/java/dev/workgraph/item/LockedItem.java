@@ -4,7 +4,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.UUID;
 
-import dev.workgraph.view.ItemStatus;
+import dev.workgraph.model.ItemStatus;
 
 /**
  * An item row this transaction holds a lock on, so these values cannot change until it

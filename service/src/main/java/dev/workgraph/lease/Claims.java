@@ -11,9 +11,9 @@ import java.util.Optional;
 import java.util.UUID;
 
 import dev.workgraph.support.SqlArrays;
-import dev.workgraph.view.ItemViews.ItemRow;
-import dev.workgraph.view.LeaseView;
-import dev.workgraph.view.Rows;
+import dev.workgraph.model.ItemRow;
+import dev.workgraph.model.LeaseView;
+import dev.workgraph.model.Rows;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;

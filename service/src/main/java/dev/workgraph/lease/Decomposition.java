@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 
+import dev.workgraph.input.Json;
 import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.Dependencies;
 import dev.workgraph.item.DependencyCycleDetected;
@@ -22,15 +23,15 @@ import dev.workgraph.item.LockedItem;
 import dev.workgraph.item.NewItem;
 import dev.workgraph.item.Readiness;
 import dev.workgraph.item.WaitForGraph;
-import dev.workgraph.support.FieldError;
-import dev.workgraph.support.InvalidRequest;
-import dev.workgraph.support.Json;
+import dev.workgraph.model.ItemStatus;
+import dev.workgraph.model.LeaseOutcome;
+import dev.workgraph.model.LeaseView;
+import dev.workgraph.problem.FieldError;
+import dev.workgraph.problem.InvalidRequest;
 import dev.workgraph.support.Transactions;
 import dev.workgraph.support.Uuid7;
-import dev.workgraph.view.ItemStatus;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
-import dev.workgraph.view.LeaseView;
 
 import org.springframework.stereotype.Service;
 

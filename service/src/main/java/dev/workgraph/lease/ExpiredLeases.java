@@ -2,7 +2,7 @@ package dev.workgraph.lease;
 
 import java.util.List;
 
-import dev.workgraph.view.Rows;
+import dev.workgraph.model.Rows;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;

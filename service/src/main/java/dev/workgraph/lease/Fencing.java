@@ -6,9 +6,10 @@ import java.util.List;
 import java.util.UUID;
 
 import dev.workgraph.item.LockedItem;
-import dev.workgraph.view.LeaseView;
+import dev.workgraph.model.LeaseOutcome;
+import dev.workgraph.model.LeaseView;
+import dev.workgraph.model.Rows;
 import dev.workgraph.view.LeaseViews;
-import dev.workgraph.view.Rows;
 
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;

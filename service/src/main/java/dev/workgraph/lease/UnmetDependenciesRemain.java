@@ -2,8 +2,8 @@ package dev.workgraph.lease;
 
 import java.util.UUID;
 
-import dev.workgraph.support.ProblemCode;
-import dev.workgraph.support.RequestRejected;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.RequestRejected;
 
 /**
  * Completing was refused: a dependency added while the item was leased is not completed

@@ -4,8 +4,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
-import dev.workgraph.support.FieldError;
-import dev.workgraph.support.InvalidRequest;
+import dev.workgraph.problem.FieldError;
+import dev.workgraph.problem.InvalidRequest;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 import tools.jackson.databind.JsonNode;

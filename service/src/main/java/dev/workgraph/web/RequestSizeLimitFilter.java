@@ -3,7 +3,9 @@ package dev.workgraph.web;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
-import dev.workgraph.support.ProblemCode;
+import dev.workgraph.problem.BodyTooLarge;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.Problems;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;

@@ -1,14 +1,10 @@
-package dev.workgraph.web;
+package dev.workgraph.problem;
 
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.workgraph.support.FieldError;
-import dev.workgraph.support.InvalidRequest;
-import dev.workgraph.support.ProblemCode;
-import dev.workgraph.support.RequestRejected;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,8 +101,8 @@ class ProblemAdvice {
 	}
 
 	/**
-	 * Binding a JSON tree the controller read itself ({@link RequestBodies}) fails the
-	 * same way.
+	 * Binding a JSON tree the controller read itself (see {@code RequestBodies}) fails
+	 * the same way.
 	 */
 	@ExceptionHandler(JacksonException.class)
 	ResponseEntity<ProblemDetail> jsonProblem(JacksonException ex) {

@@ -1,4 +1,4 @@
-package dev.workgraph.support;
+package dev.workgraph.problem;
 
 /**
  * One reason a request failed validation, reported in the problem's {@code errors} list.

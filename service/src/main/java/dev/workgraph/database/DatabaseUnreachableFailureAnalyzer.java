@@ -1,4 +1,4 @@
-package dev.workgraph.support;
+package dev.workgraph.database;
 
 import java.net.ConnectException;
 import java.net.UnknownHostException;

@@ -1,4 +1,4 @@
-package dev.workgraph.web;
+package dev.workgraph.problem;
 
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;

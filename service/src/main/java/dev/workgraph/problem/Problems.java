@@ -1,11 +1,8 @@
-package dev.workgraph.web;
+package dev.workgraph.problem;
 
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-
-import dev.workgraph.support.FieldError;
-import dev.workgraph.support.ProblemCode;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -45,7 +42,7 @@ public final class Problems {
 	}
 
 	public static ResponseEntity<ProblemDetail> invalid(List<FieldError> errors) {
-		return response(ProblemCode.VALIDATION_FAILED, dev.workgraph.support.InvalidRequest.describe(errors),
+		return response(ProblemCode.VALIDATION_FAILED, dev.workgraph.problem.InvalidRequest.describe(errors),
 				Map.of("errors", errors));
 	}
 
@@ -53,12 +50,12 @@ public final class Problems {
 	 * The problem body as JSON text, for places that write the response before Spring MVC
 	 * runs.
 	 */
-	static String json(ProblemCode code, String detail) {
+	public static String json(ProblemCode code, String detail) {
 		return json(code.status().value(), code, detail);
 	}
 
 	/** As {@link #json(ProblemCode, String)}, for a status the code does not own. */
-	static String json(int status, ProblemCode code, String detail) {
+	public static String json(int status, ProblemCode code, String detail) {
 		return """
 				{"type":"%s","title":"%s","status":%d,"detail":"%s","code":"%s"}""".formatted(code.type(), code.title(),
 				status, detail.replace("\\", "\\\\").replace("\"", "\\\""), code.code());
@@ -68,7 +65,7 @@ public final class Problems {
 	 * The code for an error status raised outside the application (by the servlet
 	 * container): the contract's code for that status, else a generic one.
 	 */
-	static ProblemCode codeFor(int status) {
+	public static ProblemCode codeFor(int status) {
 		return Arrays.stream(ProblemCode.values())
 			.filter((candidate) -> candidate.status().value() == status)
 			.findFirst()

@@ -1,4 +1,4 @@
-package dev.workgraph.lease;
+package dev.workgraph.model;
 
 import java.util.Locale;
 

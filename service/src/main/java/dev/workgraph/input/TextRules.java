@@ -1,4 +1,4 @@
-package dev.workgraph.support;
+package dev.workgraph.input;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;

@@ -1,4 +1,4 @@
-package dev.workgraph.support;
+package dev.workgraph.input;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
@@ -10,21 +10,21 @@ import jakarta.validation.Constraint;
 import jakarta.validation.Payload;
 
 /**
- * Text the service can store: between {@link #min()} and {@link #max()} Unicode code
- * points, with no NUL character and no unpaired surrogate. {@code null} is valid (combine
- * with {@code @NotNull}).
+ * A JSON value the service can store: at most {@link #maxBytes()} UTF-8 bytes as compact
+ * JSON, no NUL or unpaired surrogate in any key or string, and a JSON object when
+ * {@link #objectOnly()}. {@code null} is valid.
  */
 @Documented
-@Constraint(validatedBy = TextValidator.class)
+@Constraint(validatedBy = CompactJsonValidator.class)
 @Target({ ElementType.FIELD, ElementType.METHOD, ElementType.PARAMETER, ElementType.TYPE_USE })
 @Retention(RetentionPolicy.RUNTIME)
-public @interface Text {
+public @interface CompactJson {
 
-	int min() default 0;
+	int maxBytes() default 65_536;
 
-	int max();
+	boolean objectOnly() default true;
 
-	String message() default "is not acceptable text";
+	String message() default "is not acceptable JSON";
 
 	Class<?>[] groups() default {};
 

@@ -1,4 +1,4 @@
-package dev.workgraph.view;
+package dev.workgraph.model;
 
 import java.util.Locale;
 

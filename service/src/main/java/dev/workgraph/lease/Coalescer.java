@@ -1,4 +1,4 @@
-package dev.workgraph.support;
+package dev.workgraph.lease;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -43,7 +43,7 @@ import org.springframework.dao.QueryTimeoutException;
  * @param <P> the in-lane phase's result for a request
  * @param <R> the final result for a request
  */
-public final class Coalescer<K, Q, P, R> {
+final class Coalescer<K, Q, P, R> {
 
 	private final BiFunction<K, List<Q>, List<P>> inLane;
 
@@ -61,7 +61,7 @@ public final class Coalescer<K, Q, P, R> {
 	/** Lanes with batches in flight; an idle lane is removed, so keys do not pile up. */
 	private final Map<K, Lane<Q, R>> lanes = new HashMap<>();
 
-	public Coalescer(BiFunction<K, List<Q>, List<P>> inLane, BiFunction<K, List<P>, List<R>> afterLane, int maxBatch,
+	Coalescer(BiFunction<K, List<Q>, List<P>> inLane, BiFunction<K, List<P>, List<R>> afterLane, int maxBatch,
 			int maxInFlight, Duration maxWait) {
 		if (maxBatch < 1 || maxInFlight < 1) {
 			throw new IllegalArgumentException("maxBatch and maxInFlight must be at least 1");
@@ -77,7 +77,7 @@ public final class Coalescer<K, Q, P, R> {
 	 * Serves the request, alone or together with others of the same key; returns its
 	 * result or throws what failed its batch.
 	 */
-	public R submit(K key, Q request) {
+	R submit(K key, Q request) {
 		Waiter<Q, R> waiter = new Waiter<>(request);
 		boolean leading;
 		this.lock.lock();

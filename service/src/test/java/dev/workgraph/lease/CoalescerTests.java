@@ -1,4 +1,4 @@
-package dev.workgraph.support;
+package dev.workgraph.lease;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package dev.workgraph.support;
+package dev.workgraph.input;
 
 import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;

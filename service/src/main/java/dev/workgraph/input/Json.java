@@ -1,4 +1,4 @@
-package dev.workgraph.support;
+package dev.workgraph.input;
 
 import tools.jackson.databind.JsonNode;
 

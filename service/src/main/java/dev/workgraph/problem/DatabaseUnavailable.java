@@ -1,4 +1,4 @@
-package dev.workgraph.web;
+package dev.workgraph.problem;
 
 import java.net.ConnectException;
 import java.net.SocketException;

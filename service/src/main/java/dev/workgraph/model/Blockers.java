@@ -1,4 +1,4 @@
-package dev.workgraph.view;
+package dev.workgraph.model;
 
 /**
  * The three counters of the readiness predicate; an item can be ready only when all are
