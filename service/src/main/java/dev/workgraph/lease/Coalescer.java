@@ -13,8 +13,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 
-import org.springframework.dao.QueryTimeoutException;
-
 /**
  * Serves concurrent requests that share a key with one batch call (leader/follower,
  * natural batching). A key has {@code maxInFlight} slots for batches. A request that
@@ -33,9 +31,9 @@ import org.springframework.dao.QueryTimeoutException;
  * <p>
  * Every request gets its result or an exception: a batch that throws fails each of its
  * requests with that exception. Waits are bounded: a request still queued after
- * {@code maxWait} withdraws and fails with a {@link QueryTimeoutException} (answered like
- * an unreachable database); one already taken into a batch waits for that batch, which is
- * bounded by the connection pool's and the JDBC driver's timeouts, and gives up after
+ * {@code maxWait} withdraws and fails with {@link ClaimQueueTimedOut} (the service is
+ * overloaded); one already taken into a batch waits for that batch, which is bounded by
+ * the connection pool's and the JDBC driver's timeouts, and gives up the same way after
  * another {@code maxWait} at the latest.
  *
  * @param <K> what requests must share to be served together
@@ -127,7 +125,7 @@ final class Coalescer<K, Q, P, R> {
 				}
 				catch (TimeoutException ex) {
 					if (withdraw(key, waiter)) {
-						throw timedOut("queued");
+						throw timedOut("queued for a batch");
 					}
 					// Taken into a batch (the outcome is on its way), or just handed a
 					// slot
@@ -143,7 +141,7 @@ final class Coalescer<K, Q, P, R> {
 			return outcome;
 		}
 		catch (TimeoutException ex) {
-			throw timedOut("in flight");
+			throw timedOut("its batch was running");
 		}
 		catch (InterruptedException ex) {
 			interrupted = true;
@@ -287,8 +285,8 @@ final class Coalescer<K, Q, P, R> {
 		throw new IllegalStateException("Handed the lane, not an answer");
 	}
 
-	private QueryTimeoutException timedOut(String where) {
-		return new QueryTimeoutException("No answer within " + this.maxWait + " while " + where);
+	private ClaimQueueTimedOut timedOut(String where) {
+		return new ClaimQueueTimedOut(this.maxWait, where);
 	}
 
 	/**

@@ -56,6 +56,10 @@ class ProblemAdvice {
 
 	@ExceptionHandler(RequestRejected.class)
 	ResponseEntity<ProblemDetail> rejected(RequestRejected ex) {
+		if (ex.code().status().is5xxServerError()) {
+			// The caller is told to come back; the operator should hear about it too.
+			log.warn("Answered {}: {}", ex.code().code(), ex.detail());
+		}
 		return Problems.response(ex.code(), ex.detail(), ex.properties());
 	}
 

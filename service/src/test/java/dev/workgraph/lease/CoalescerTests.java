@@ -16,7 +16,6 @@ import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -204,7 +203,7 @@ class CoalescerTests {
 		Future<Integer> first = this.threads.submit(() -> coalescer.submit("k", 0));
 		assertThat(firstRunning.await(5, TimeUnit.SECONDS)).isTrue();
 		long started = System.nanoTime();
-		assertThatThrownBy(() -> coalescer.submit("k", 1)).isInstanceOf(QueryTimeoutException.class);
+		assertThatThrownBy(() -> coalescer.submit("k", 1)).isInstanceOf(ClaimQueueTimedOut.class);
 		assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(Duration.ofMillis(150),
 				Duration.ofSeconds(3));
 		releaseFirst.countDown();
