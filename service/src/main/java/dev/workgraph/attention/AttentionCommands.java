@@ -6,7 +6,6 @@ import java.util.UUID;
 
 import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.CancellationParticipant;
-import dev.workgraph.item.Items;
 import dev.workgraph.item.Readiness;
 import dev.workgraph.lease.Fencing;
 import dev.workgraph.model.LeaseOutcome;
@@ -31,16 +30,12 @@ class AttentionCommands implements CancellationParticipant {
 
 	private final Fencing fencing;
 
-	private final Items items;
-
 	private final Readiness readiness;
 
-	AttentionCommands(Transactions transactions, AttentionRequests requests, Fencing fencing, Items items,
-			Readiness readiness) {
+	AttentionCommands(Transactions transactions, AttentionRequests requests, Fencing fencing, Readiness readiness) {
 		this.transactions = transactions;
 		this.requests = requests;
 		this.fencing = fencing;
-		this.items = items;
 		this.readiness = readiness;
 	}
 
@@ -67,7 +62,7 @@ class AttentionCommands implements CancellationParticipant {
 				.orElseThrow(() -> new AttentionRequestNotFound(id));
 			// The item first: resolving adjusts its counters, and item rows are always
 			// locked first.
-			this.items.lockExisting(request.itemId());
+			this.readiness.lockItem(request.itemId());
 			AttentionRequests.Resolved resolved = this.requests.resolveIfOpen(id, resolution, resolvedBy)
 				.orElseThrow(
 						() -> new AlreadyResolved(id, this.requests.itemAndResolver(id).orElseThrow().resolvedBy()));

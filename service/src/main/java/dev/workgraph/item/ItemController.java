@@ -2,6 +2,7 @@ package dev.workgraph.item;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 
 import dev.workgraph.problem.InvalidRequest;
@@ -79,7 +80,8 @@ class ItemController {
 		ItemStatus statusFilter = null;
 		if (status != null) {
 			try {
-				statusFilter = ItemStatus.fromWire(status);
+				// Any letter case has always been accepted here.
+				statusFilter = ItemStatus.fromWire(status.toLowerCase(Locale.ROOT));
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidRequest("status", "must be one of blocked, ready, leased, completed, cancelled");

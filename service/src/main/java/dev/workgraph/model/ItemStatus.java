@@ -1,10 +1,8 @@
 package dev.workgraph.model;
 
-import java.util.Locale;
-
 import com.fasterxml.jackson.annotation.JsonValue;
 
-/** Where an item is in its life (contract §1). */
+/** Where an item is in its life (docs/http-api.md, "Statuses and readiness"). */
 public enum ItemStatus {
 
 	/** Not terminal, not leased, and waiting for a dependency, a child or a human. */
@@ -20,7 +18,7 @@ public enum ItemStatus {
 
 	@JsonValue
 	public String wire() {
-		return name().toLowerCase(Locale.ROOT);
+		return Wire.name(this);
 	}
 
 	public boolean isTerminal() {
@@ -28,7 +26,7 @@ public enum ItemStatus {
 	}
 
 	public static ItemStatus fromWire(String value) {
-		return valueOf(value.toUpperCase(Locale.ROOT));
+		return Wire.parse(ItemStatus.class, value);
 	}
 
 }

@@ -12,6 +12,7 @@ import java.util.UUID;
 
 import dev.workgraph.model.ItemRow;
 import dev.workgraph.model.ItemStatus;
+import dev.workgraph.model.LeaseRows;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
 import dev.workgraph.support.SqlArrays;
@@ -42,9 +43,7 @@ public class ItemViews {
 			(select coalesce(json_agg(json_build_object('id', c.id, 'title', c.title, 'status', c.status,
 			        'result', c.result::text) order by c.id), '[]')
 			    from work_items c where c.parent_id = i.id) as children_json,
-			(select json_build_object('id', l.id, 'itemId', l.item_id, 'workerId', l.worker_id, 'epoch', l.epoch,
-			        'acquiredAt', l.acquired_at, 'renewedAt', l.renewed_at, 'expiresAt', l.expires_at,
-			        'active', l.expires_at > now())
+			(select %s
 			    from leases l where l.item_id = i.id) as lease_json,
 			(select coalesce(json_agg(json_build_object('id', a.id, 'itemId', a.item_id, 'itemTitle', t.title,
 			        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by,
@@ -53,7 +52,7 @@ public class ItemViews {
 			        'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
 			    from attention_requests a join work_items t on t.id = a.item_id
 			    where a.item_id = i.id) as attention_requests_json
-			""";
+			""".formatted(LeaseRows.ACTIVE_AS_JSON);
 
 	static final String ITEM_VIEWS_BY_ID = "select i.*,\n" + PARTS + "from work_items i where i.id = any(:ids::uuid[])";
 
