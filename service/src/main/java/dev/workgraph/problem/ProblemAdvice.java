@@ -2,21 +2,12 @@ package dev.workgraph.problem;
 
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.JsonParser;
-import tools.jackson.core.TokenStreamContext;
-import tools.jackson.core.exc.InputCoercionException;
-import tools.jackson.core.exc.StreamConstraintsException;
-import tools.jackson.core.exc.StreamReadException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.exc.MismatchedInputException;
-import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.http.HttpHeaders;
@@ -49,13 +40,11 @@ class ProblemAdvice {
 
 	private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
 
-	@ExceptionHandler(InvalidRequest.class)
-	ResponseEntity<ProblemDetail> invalid(InvalidRequest ex) {
-		return Problems.invalid(ex.errors());
-	}
-
 	@ExceptionHandler(RequestRejected.class)
 	ResponseEntity<ProblemDetail> rejected(RequestRejected ex) {
+		if (ex instanceof InvalidRequest invalid) {
+			return Problems.invalid(invalid.errors());
+		}
 		if (ex.code().status().is5xxServerError()) {
 			// The caller is told to come back; the operator should hear about it too.
 			log.warn("Answered {}: {}", ex.code().code(), ex.detail());
@@ -93,139 +82,20 @@ class ProblemAdvice {
 		return (name != null) ? name : "parameter";
 	}
 
+	/**
+	 * A body that is missing or unreadable. JSON that does not parse or bind is explained
+	 * where it is read (see {@link JsonProblems}); a Jackson failure that still arrives
+	 * here is judged the same way.
+	 */
 	@ExceptionHandler(HttpMessageNotReadableException.class)
 	ResponseEntity<ProblemDetail> unreadable(HttpMessageNotReadableException ex) {
 		if (BodyTooLarge.isCauseOf(ex)) {
 			return tooLarge();
 		}
 		if (ex.getCause() instanceof JacksonException jackson) {
-			return jsonProblem(jackson);
+			return rejected(JsonProblems.ofBinding(jackson));
 		}
 		return Problems.response(ProblemCode.MALFORMED_REQUEST, "The request body is missing or is not JSON");
-	}
-
-	/**
-	 * Binding a JSON tree the controller read itself (see {@code RequestBodies}) fails
-	 * the same way.
-	 */
-	@ExceptionHandler(JacksonException.class)
-	ResponseEntity<ProblemDetail> jsonProblem(JacksonException ex) {
-		if (BodyTooLarge.isCauseOf(ex)) {
-			return tooLarge();
-		}
-		if (ex instanceof StreamConstraintsException) {
-			String message = String.valueOf(ex.getOriginalMessage());
-			return Problems.response(ProblemCode.MALFORMED_REQUEST,
-					message.contains("nesting depth") ? "The request body nests JSON deeper than 100 levels"
-							: "The request body exceeds a JSON size limit");
-		}
-		String field = fieldPath(ex);
-		if (ex instanceof UnrecognizedPropertyException) {
-			return Problems.invalid(List.of(new FieldError(field, "is not a known field")));
-		}
-		if (ex instanceof InputCoercionException) {
-			return Problems.invalid(List.of(new FieldError(field, "is out of range")));
-		}
-		if (ex instanceof MismatchedInputException mismatch) {
-			if (field.isEmpty() && ex.getOriginalMessage() != null
-					&& ex.getOriginalMessage().contains("end-of-input")) {
-				return Problems.response(ProblemCode.MALFORMED_REQUEST, "The request body is empty");
-			}
-			if (field.isEmpty() && ex.getOriginalMessage() != null
-					&& ex.getOriginalMessage().startsWith("Trailing token")) {
-				// {"a":1} {"a":2} is not one JSON document: malformed, not a wrong shape.
-				return Problems.response(ProblemCode.MALFORMED_REQUEST,
-						"The request body is not valid JSON: it continues after the first JSON value");
-			}
-			return Problems.invalid(
-					List.of(new FieldError(field.isEmpty() ? "body" : field, expectation(mismatch.getTargetType()))));
-		}
-		if (ex instanceof StreamReadException read) {
-			if (isUnpairedSurrogateInName(read)) {
-				return Problems.invalid(List.of(new FieldError(pathOfEnclosingObject(read.processor()),
-						"must not contain an unpaired surrogate")));
-			}
-			return Problems.response(ProblemCode.MALFORMED_REQUEST,
-					"The request body is not valid JSON: " + withoutSourceLocation(ex.getOriginalMessage()));
-		}
-		return Problems.invalid(List.of(new FieldError(field.isEmpty() ? "body" : field, "is not valid")));
-
-	}
-
-	/**
-	 * JSON allows any backslash-u escape, but Jackson refuses an unpaired surrogate in a
-	 * property name as a parse error. The contract counts an unpaired surrogate in any
-	 * string, keys included, as a validation error (section 5), like one in a value.
-	 */
-	private static boolean isUnpairedSurrogateInName(StreamReadException ex) {
-		String message = ex.getOriginalMessage();
-		return message != null && message.contains("surrogate") && message.contains("in property name");
-	}
-
-	/**
-	 * Where the bad key is, as a field path: the innermost object is the one whose key
-	 * failed, so its own current name (an earlier key, if any) is left out.
-	 */
-	private static String pathOfEnclosingObject(JsonParser parser) {
-		StringBuilder path = new StringBuilder();
-		TokenStreamContext context = (parser != null) ? parser.streamReadContext() : null;
-		for (TokenStreamContext at = (context != null) ? context.getParent() : null; at != null; at = at.getParent()) {
-			if (at.inArray()) {
-				path.insert(0, "[" + at.getCurrentIndex() + "]");
-			}
-			else if (at.inObject() && at.currentName() != null) {
-				path.insert(0, "." + at.currentName());
-			}
-		}
-		String field = (path.length() > 0 && path.charAt(0) == '.') ? path.substring(1) : path.toString();
-		return field.isEmpty() ? "body" : field;
-	}
-
-	/**
-	 * Jackson names its own settings in source locations; the caller needs only the
-	 * reason.
-	 */
-	private static String withoutSourceLocation(String message) {
-		return (message == null) ? "unreadable"
-				: message.replaceAll("\\s*\\([^()]*\\[Source: [^\\]]*\\]\\)|\\s*at \\[Source: [^\\]]*\\]", "").strip();
-	}
-
-	private static String fieldPath(JacksonException ex) {
-		StringBuilder path = new StringBuilder();
-		for (JacksonException.Reference reference : ex.getPath()) {
-			if (reference.getPropertyName() != null) {
-				path.append(path.isEmpty() ? "" : ".").append(reference.getPropertyName());
-			}
-			else if (reference.getIndex() >= 0) {
-				path.append('[').append(reference.getIndex()).append(']');
-			}
-		}
-		return path.toString();
-	}
-
-	private static String expectation(Class<?> type) {
-		if (type == null) {
-			return "has the wrong type";
-		}
-		if (type == UUID.class) {
-			return "must be a UUID";
-		}
-		if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
-			return "must be an integer";
-		}
-		if (type == Boolean.class || type == boolean.class) {
-			return "must be true or false";
-		}
-		if (type == String.class) {
-			return "must be a string";
-		}
-		if (List.class.isAssignableFrom(type) || type.isArray()) {
-			return "must be an array";
-		}
-		if (JsonNode.class.isAssignableFrom(type) || type.isRecord() || Map.class.isAssignableFrom(type)) {
-			return "must be a JSON object";
-		}
-		return "has the wrong type";
 	}
 
 	private static ResponseEntity<ProblemDetail> tooLarge() {
