@@ -325,6 +325,31 @@ class LeaseLifecycleTests extends LeaseTestSupport {
 	}
 
 	@Test
+	void theDatabaseRefusesALeaseThatEndsBeforeItBeganAndALeasedItemNeverClaimed() {
+		UUID claimed = createItem("claimed");
+		JsonNode claim = claim("worker-1");
+		assertOk(complete(claim));
+		UUID neverClaimed = createItem("never claimed");
+		Map<String, Object> before = fingerprint();
+		assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> this.jdbc.sql("""
+				insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, expires_at, ended_at,
+				    outcome)
+				values (gen_random_uuid(), :item, 'worker-1', 2, now(), now() + interval '1 minute',
+				    now() - interval '1 second', 'released')
+				""").param("item", claimed).update())
+			.havingRootCause()
+			.withMessageContaining("lease_history_ends_after_acquired");
+		assertThatExceptionOfType(DataAccessException.class)
+			.isThrownBy(
+					() -> this.jdbc.sql("update work_items set status = 'leased', ready_since = null where id = :id")
+						.param("id", neverClaimed)
+						.update())
+			.havingRootCause()
+			.withMessageContaining("work_items_leased_has_epoch");
+		assertThat(fingerprint()).isEqualTo(before);
+	}
+
+	@Test
 	void operatorCancelEndsActiveLeasesOfTheItemAndItsDescendants() {
 		UUID root = createItem("root");
 		JsonNode rootClaim = claim("worker-1");
