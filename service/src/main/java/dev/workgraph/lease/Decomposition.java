@@ -91,7 +91,8 @@ class Decomposition {
 				ids.put(key, Uuid7.next());
 			}
 		}
-		Map<String, List<Target>> targets = new HashMap<>();
+		// In request order, so that a sibling cycle is named from the first child in it.
+		Map<String, List<Target>> targets = new LinkedHashMap<>();
 		Set<UUID> existing = new LinkedHashSet<>();
 		for (int i = 0; i < children.size(); i++) {
 			ChildSpec child = children.get(i);

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.workgraph.lease.LeaseTestSupport;
+import dev.workgraph.testing.LeaseTestSupport;
 import dev.workgraph.testing.Database;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

@@ -19,6 +19,8 @@ import java.util.stream.IntStream;
 import dev.workgraph.support.Transactions;
 import dev.workgraph.support.Uuid7;
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.Concurrently;
+import dev.workgraph.testing.LeaseTestSupport;
 import dev.workgraph.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

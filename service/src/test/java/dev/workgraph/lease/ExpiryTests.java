@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.LeaseTestSupport;
 import org.junit.jupiter.api.Test;
-import javax.sql.DataSource;
-
 import tools.jackson.databind.JsonNode;
+import javax.sql.DataSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 

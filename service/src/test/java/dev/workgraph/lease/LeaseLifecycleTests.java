@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.LeaseTestSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -376,7 +377,7 @@ class LeaseLifecycleTests extends LeaseTestSupport {
 		assertProblem(renew(childClaim, 60), 409, "lease_ended");
 		assertProblem(complete(stalledClaim), 409, "lease_expired");
 		assertThat(reap()).isZero();
-		assertThat(this.jdbc.sql("select count(*) from leases").query(Long.class).single()).isZero();
+		assertThat(count("select count(*) from leases")).isZero();
 	}
 
 	@Test

@@ -246,7 +246,7 @@ class ProblemResponseTests extends ServiceTest {
 	}
 
 	private long itemCount() {
-		return this.jdbc.sql("select count(*) from work_items").query(Long.class).single();
+		return count("select count(*) from work_items");
 	}
 
 	private Api.Response post(String path, String json) {

@@ -1,7 +1,8 @@
-package dev.workgraph.lease;
+package dev.workgraph.testing;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -53,6 +54,18 @@ public final class Concurrently {
 		finally {
 			executor.shutdownNow();
 		}
+	}
+
+	/** Runs the tasks at the same moment and returns their results in task order. */
+	public static <T> List<T> run(List<Callable<T>> tasks) {
+		return run(tasks.size(), (i) -> {
+			try {
+				return tasks.get(i).call();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
 	}
 
 	public static void all(Runnable... tasks) {

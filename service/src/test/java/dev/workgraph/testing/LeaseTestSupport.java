@@ -1,4 +1,4 @@
-package dev.workgraph.lease;
+package dev.workgraph.testing;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -7,9 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.workgraph.testing.Api;
-import dev.workgraph.testing.Database;
-import dev.workgraph.testing.ServiceTest;
+import dev.workgraph.lease.LeaseReaper;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -39,7 +37,7 @@ public abstract class LeaseTestSupport extends ServiceTest {
 		}
 
 		/** A body that would succeed if the lease were current. */
-		Map<String, Object> body(long epoch) {
+		public Map<String, Object> body(long epoch) {
 			return switch (this) {
 				case RENEW -> Map.of("epoch", epoch, "leaseSeconds", 120);
 				case COMPLETE -> Map.of("epoch", epoch, "result", Map.of("done", true));
@@ -137,23 +135,11 @@ public abstract class LeaseTestSupport extends ServiceTest {
 		return this.reaper.reapExpired();
 	}
 
-	/** Claims as this worker until nothing is left (204); every claim must succeed. */
+	/** Claims as this worker, with these further claim fields, until nothing is left. */
 	protected List<JsonNode> claimUntilEmpty(String workerId, Map<String, Object> options) {
 		Map<String, Object> request = new LinkedHashMap<>(options);
 		request.put("workerId", workerId);
-		List<JsonNode> claimed = new ArrayList<>();
-		while (true) {
-			Api.Response response = this.api.post("/claims", request);
-			if (response.status() == 204) {
-				return claimed;
-			}
-			assertThat(response.status()).as(response.toString()).isEqualTo(201);
-			claimed.add(response.body());
-		}
-	}
-
-	protected long count(String sql) {
-		return this.jdbc.sql(sql).query(Long.class).single();
+		return claimUntilEmpty(request);
 	}
 
 	protected JsonNode lease(UUID leaseId) {
