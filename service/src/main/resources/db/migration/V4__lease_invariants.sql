@@ -1,4 +1,6 @@
 -- Invariants the code relies on, now also enforced by the database.
+-- (V2's header names the founding decision by its number before this repository had ADRs: it is
+-- docs/adr/0000-execution-leases-with-fencing.md. Applied migrations are never edited.)
 
 -- A lease never ends before it began. Every ending takes PostgreSQL's time no earlier than the
 -- grant: a worker's own write can name the lease only after its claim committed, an operator's

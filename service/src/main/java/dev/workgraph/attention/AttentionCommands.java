@@ -73,8 +73,8 @@ class AttentionCommands implements CancellationParticipant {
 	}
 
 	/**
-	 * Contract §5: cancelling an item resolves its open attention requests on the
-	 * system's behalf.
+	 * Cancelling an item (docs/http-api.md, "Cancelling") resolves its open attention
+	 * requests on the system's behalf.
 	 */
 	@Override
 	public void itemsCancelled(List<UUID> itemIds, String reason) {

@@ -10,7 +10,8 @@ import tools.jackson.databind.JsonNode;
  * What the service accepts as text. PostgreSQL's text and jsonb types cannot store
  * U+0000, and an unpaired surrogate is not Unicode at all, so both are refused at the
  * edge (as 422) instead of surfacing as a database error. Lengths count Unicode code
- * points, sizes count UTF-8 bytes of compact JSON (contract §5).
+ * points, sizes count UTF-8 bytes of compact JSON (docs/http-api.md, "Text and JSON
+ * hygiene").
  */
 public final class TextRules {
 

@@ -118,8 +118,8 @@ class ItemController {
 	LeaseList leases(@PathVariable UUID id) {
 		List<LeaseView> leases = this.leases.ofItem(id);
 		if (leases.isEmpty()) {
-			view(id); // 404 for an unknown item; an item never claimed has an empty
-						// history
+			// 404 for an unknown item; an item never claimed has an empty history.
+			view(id);
 		}
 		return new LeaseList(leases);
 	}

@@ -28,11 +28,11 @@ import org.springframework.stereotype.Repository;
  * ready items, so the cost does not grow with the item count.
  *
  * <p>
- * Continuity (ADR 002, decided in docs/adr/0004): besides the best ready item overall,
- * the claim looks up the best ready item for which this worker is the preferred one (its
- * lease ended with a question, and the item became ready within the continuity window).
- * The preferred item wins unless the overall best has a higher priority; the preference
- * never reserves anything.
+ * Continuity (ADR 0000, decided in docs/adr/0004-continuity-preference.md): besides the
+ * best ready item overall, the claim looks up the best ready item for which this worker
+ * is the preferred one (its lease ended with a question, and the item became ready within
+ * the continuity window). The preferred item wins unless the overall best has a higher
+ * priority; the preference never reserves anything.
  */
 @Repository
 class Claims {

@@ -127,9 +127,9 @@ final class Coalescer<K, Q, P, R> {
 					if (withdraw(key, waiter)) {
 						throw timedOut("queued for a batch");
 					}
-					// Taken into a batch (the outcome is on its way), or just handed a
-					// slot
-					// (the outcome is there): a slot is only handed to a queued waiter.
+					// Taken into a batch (the outcome is on its way), or just
+					// handed a slot (the outcome is there): a slot is only ever
+					// handed to a queued waiter.
 					outcome = waiter.outcome.get(this.maxWait.toNanos(), TimeUnit.NANOSECONDS);
 				}
 			}

@@ -30,9 +30,10 @@ import dev.workgraph.view.ItemViews;
 import org.springframework.stereotype.Service;
 
 /**
- * Decompose (contract §2): under a current lease, atomically create 1–1,000 children, end
- * the lease with outcome {@code decomposed} and leave the item blocked until every child
- * is terminal. Children may depend on each other by key and on existing items by id.
+ * Decompose (docs/http-api.md, "Decompose"): under a current lease, atomically create
+ * 1–1,000 children, end the lease with outcome {@code decomposed} and leave the item
+ * blocked until every child is terminal. Children may depend on each other by key and on
+ * existing items by id.
  */
 @Service
 class Decomposition {

@@ -16,11 +16,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * The lease guard (ADR 002). A mutation made on behalf of a worker succeeds only while
+ * The lease guard (ADR 0000). A mutation made on behalf of a worker succeeds only while
  * the lease it presents is the item's active lease, carries the presented epoch and has
  * not reached expiresAt, all checked by PostgreSQL in the statement that writes. When the
- * guard matches nothing, one read says why, in the contract's order: expired, else ended,
- * else epoch mismatch.
+ * guard matches nothing, one read says why, in the documented order (docs/http-api.md,
+ * "Which stale-lease code"): expired, else ended, else epoch mismatch.
  *
  * <p>
  * Lock order: a lease-ending mutation locks the leased item row first
@@ -212,9 +212,8 @@ public class Fencing {
 			return new LeaseRejected(LeaseRejected.Reason.EPOCH_MISMATCH, leaseId, presentedEpoch,
 					state.currentEpoch());
 		}
-		// The guard failed, yet the lease now looks current: it changed between the two
-		// statements.
-		// Retrying the whole transaction gives a consistent answer.
+		// The guard failed, yet the lease now looks current: it changed between the
+		// two statements. Retrying the whole transaction gives a consistent answer.
 		return new ConcurrencyFailureException("Lease " + leaseId + " changed while being checked");
 	}
 

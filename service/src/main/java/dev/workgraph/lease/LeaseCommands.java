@@ -30,7 +30,7 @@ import org.springframework.stereotype.Service;
  * transaction, so a rejected call writes nothing.
  */
 @Service
-public class LeaseCommands {
+class LeaseCommands {
 
 	/** Up to about 250 ms of backoff in all (doubling from 1 ms). */
 	private static final int EMPTY_CLAIM_RETRIES = 8;

@@ -6,9 +6,9 @@ import dev.workgraph.problem.ProblemCode;
 import dev.workgraph.problem.RequestRejected;
 
 /** Completing was refused: the item still has children that are not terminal. */
-public class OpenChildrenRemain extends RequestRejected {
+class OpenChildrenRemain extends RequestRejected {
 
-	public OpenChildrenRemain(UUID itemId, int openChildren) {
+	OpenChildrenRemain(UUID itemId, int openChildren) {
 		super(ProblemCode.OPEN_CHILDREN, "Item " + itemId + " has " + openChildren
 				+ " open children; it can be completed once they are completed or cancelled");
 		with("itemId", itemId).with("openChildren", openChildren);

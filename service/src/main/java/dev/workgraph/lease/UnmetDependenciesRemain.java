@@ -10,9 +10,9 @@ import dev.workgraph.problem.RequestRejected;
  * yet. The holder should release the item; it becomes ready again when the dependency
  * completes.
  */
-public class UnmetDependenciesRemain extends RequestRejected {
+class UnmetDependenciesRemain extends RequestRejected {
 
-	public UnmetDependenciesRemain(UUID itemId, int unmetDependencies) {
+	UnmetDependenciesRemain(UUID itemId, int unmetDependencies) {
 		super(ProblemCode.UNMET_DEPENDENCIES, "Item " + itemId + " has " + unmetDependencies
 				+ " unmet dependencies; release it instead, it becomes ready when they complete");
 		with("itemId", itemId).with("unmetDependencies", unmetDependencies);

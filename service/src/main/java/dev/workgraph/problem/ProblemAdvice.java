@@ -30,10 +30,10 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /**
- * Turns every failure into an RFC 9457 problem with a stable {@code code} (contract §3).
- * Details are written for the caller: they name fields and ids, never Java types, SQL or
- * stack frames. Only a genuinely unexpected failure is a 500, logged here with its stack
- * trace and answered without it.
+ * Turns every failure into an RFC 9457 problem with a stable {@code code}
+ * (docs/http-api.md, "Problems"). Details are written for the caller: they name fields
+ * and ids, never Java types, SQL or stack frames. Only a genuinely unexpected failure is
+ * a 500, logged here with its stack trace and answered without it.
  */
 @RestControllerAdvice
 class ProblemAdvice {
@@ -107,7 +107,7 @@ class ProblemAdvice {
 		boolean inPath = ex.getParameter()
 			.hasParameterAnnotation(org.springframework.web.bind.annotation.PathVariable.class);
 		if (inPath) {
-			// Contract §5: a malformed id in a path names nothing that exists.
+			// A malformed id in a path names nothing that exists.
 			return Problems.response(ProblemCode.NOT_FOUND,
 					"No resource has the id '" + printable(ex.getValue()) + "'");
 		}
@@ -138,7 +138,8 @@ class ProblemAdvice {
 
 	/**
 	 * A path id that converts to nothing ({@code /items/%20} is blank once trimmed) is a
-	 * malformed id in a path, which names nothing that exists (contract §5).
+	 * malformed id in a path, which names nothing that exists (docs/http-api.md, "Ids in
+	 * paths and bodies").
 	 */
 	@ExceptionHandler(MissingPathVariableException.class)
 	ResponseEntity<ProblemDetail> blankPathVariable(MissingPathVariableException ex) {

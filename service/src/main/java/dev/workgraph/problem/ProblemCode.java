@@ -6,8 +6,8 @@ import org.springframework.http.HttpStatus;
 
 /**
  * The stable, machine-readable {@code code} of every problem the API answers with
- * (contract §3), with its HTTP status and a fixed title. Clients branch on the code,
- * never on the detail text.
+ * (docs/http-api.md, "Problems"), with its HTTP status and a fixed title. Clients branch
+ * on the code, never on the detail text.
  */
 public enum ProblemCode {
 

@@ -63,7 +63,7 @@ public final class Problems {
 
 	/**
 	 * The code for an error status raised outside the application (by the servlet
-	 * container): the contract's code for that status, else a generic one.
+	 * container): the API's code for that status, else a generic one.
 	 */
 	public static ProblemCode codeFor(int status) {
 		return Arrays.stream(ProblemCode.values())

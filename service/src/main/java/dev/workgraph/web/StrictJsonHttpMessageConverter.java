@@ -94,8 +94,8 @@ class StrictJsonHttpMessageConverter extends JacksonJsonHttpMessageConverter {
 	}
 
 	/**
-	 * JSON is UTF-8 (RFC 8259 §8.1) unless the Content-Type names another charset, which
-	 * is then honoured.
+	 * JSON is UTF-8 (RFC 8259, section 8.1) unless the Content-Type names another
+	 * charset, which is then honoured.
 	 */
 	private static Charset declaredCharset(HttpHeaders headers) {
 		try {

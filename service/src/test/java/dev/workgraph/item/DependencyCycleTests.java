@@ -14,9 +14,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The wait-for graph stays acyclic (contract §1): X waits for Y when X depends on Y or X
- * is Y's parent. A change that would close a cycle is 422 {@code dependency_cycle} naming
- * the cycle, writes nothing, and concurrent changes can never close one together.
+ * The wait-for graph stays acyclic (docs/http-api.md, "The wait-for graph"): X waits for
+ * Y when X depends on Y or X is Y's parent. A change that would close a cycle is 422
+ * {@code dependency_cycle} naming the cycle, writes nothing, and concurrent changes can
+ * never close one together.
  */
 class DependencyCycleTests extends GraphTest {
 

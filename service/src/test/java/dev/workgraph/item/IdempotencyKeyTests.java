@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code Idempotency-Key} on {@code POST /items} (contract §2 "Items", §5). */
+/**
+ * {@code Idempotency-Key} on {@code POST /items} (docs/http-api.md, "Idempotency keys").
+ */
 class IdempotencyKeyTests extends GraphTest {
 
 	@Test

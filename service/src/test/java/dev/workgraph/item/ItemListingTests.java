@@ -15,7 +15,7 @@ import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code GET /items}: filters and keyset pagination (contract §2 "Items"). */
+/** {@code GET /items}: filters and keyset pagination (docs/http-api.md, "List items"). */
 class ItemListingTests extends GraphTest {
 
 	@Test

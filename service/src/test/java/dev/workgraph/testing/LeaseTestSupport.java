@@ -15,16 +15,18 @@ import org.springframework.beans.factory.annotation.Autowired;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Fixtures shared by the lease and attention tests: the lease mutations as the contract
- * names them, problem assertions, history reads, and the reaper (never scheduled in
- * tests).
+ * Fixtures shared by the lease and attention tests: the lease mutations as the API names
+ * them, problem assertions, history reads, and the reaper (never scheduled in tests).
  */
 public abstract class LeaseTestSupport extends ServiceTest {
 
 	@Autowired
 	protected LeaseReaper reaper;
 
-	/** Every worker-side mutation that must present a current lease (contract §2). */
+	/**
+	 * Every worker-side mutation that must present a current lease (docs/http-api.md,
+	 * "Fencing").
+	 */
 	public enum Mutation {
 
 		RENEW("renew"), COMPLETE("complete"), RELEASE("release"), CANCEL("cancel"), DECOMPOSE("decompose"),
