@@ -9,30 +9,77 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.web.bind.annotation.RestController;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
-/** The house rules that a compiler does not check. */
+/**
+ * The house rules that a compiler does not check: which package may use which (see
+ * docs/architecture.md), where SQL runs, what is public.
+ */
 class ArchitectureTests {
 
 	private static final JavaClasses SERVICE = new ClassFileImporter()
 		.withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
 		.importPackages("dev.workgraph");
 
+	/** The features that change state, and the HTTP plumbing. */
+	private static final String[] WRITE_SIDE = { "dev.workgraph.item..", "dev.workgraph.lease..",
+			"dev.workgraph.attention..", "dev.workgraph.audit..", "dev.workgraph.web.." };
+
+	/** What every feature may use, and which uses none of them. */
+	private static final String[] SHARED = { "dev.workgraph.model..", "dev.workgraph.problem..",
+			"dev.workgraph.input..", "dev.workgraph.support..", "dev.workgraph.database.." };
+
 	@Test
-	void featurePackagesDoNotDependOnEachOtherInCycles() {
+	void packagesDoNotDependOnEachOtherInCycles() {
 		slices().matching("dev.workgraph.(*)..").should().beFreeOfCycles().check(SERVICE);
 	}
 
 	@Test
-	void theReadSideDependsOnNoFeature() {
+	void theReadSideDependsOnNoWriteSideFeature() {
 		noClasses().that()
 			.resideInAPackage("dev.workgraph.view..")
 			.should()
 			.dependOnClassesThat()
+			.resideInAnyPackage(WRITE_SIDE)
+			.check(SERVICE);
+	}
+
+	@Test
+	void theSharedModelDependsOnNoFeatureAndNotOnTheReadSide() {
+		noClasses().that()
+			.resideInAPackage("dev.workgraph.model..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage(WRITE_SIDE)
+			.orShould()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.workgraph.view..")
+			.check(SERVICE);
+	}
+
+	@Test
+	void eachSharedPackageStandsAlone() {
+		for (String shared : SHARED) {
+			classes().that()
+				.resideInAPackage(shared)
+				.should()
+				.onlyDependOnClassesThat(resideOutsideOfPackage("dev.workgraph..").or(resideInAPackage(shared)))
+				.check(SERVICE);
+		}
+	}
+
+	@Test
+	void theHttpPlumbingDependsOnNoFeature() {
+		noClasses().that()
+			.resideInAPackage("dev.workgraph.web..")
+			.should()
+			.dependOnClassesThat()
 			.resideInAnyPackage("dev.workgraph.item..", "dev.workgraph.lease..", "dev.workgraph.attention..",
-					"dev.workgraph.web..")
+					"dev.workgraph.audit..", "dev.workgraph.view..")
 			.check(SERVICE);
 	}
 
@@ -49,6 +96,25 @@ class ArchitectureTests {
 	@Test
 	void controllersArePackagePrivate() {
 		classes().that().areAnnotatedWith(RestController.class).should().notBePublic().check(SERVICE);
+	}
+
+	/**
+	 * Other features change items only through item's own API (creation, readiness,
+	 * cancellation), never through its statements.
+	 */
+	@Test
+	void itemsRepositoriesStayInsideItem() {
+		classes().that()
+			.resideInAPackage("dev.workgraph.item..")
+			.and()
+			.areAnnotatedWith(Repository.class)
+			.should()
+			.notBePublic()
+			.andShould()
+			.onlyBeAccessed()
+			.byClassesThat()
+			.resideInAPackage("dev.workgraph.item..")
+			.check(SERVICE);
 	}
 
 }

@@ -2,8 +2,8 @@ package dev.workgraph.attention;
 
 import java.util.UUID;
 
-import dev.workgraph.support.ProblemCode;
-import dev.workgraph.support.RequestRejected;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.RequestRejected;
 
 /** The attention request was resolved before; its answer stands. */
 class AlreadyResolved extends RequestRejected {

@@ -6,10 +6,9 @@ import java.util.UUID;
 
 import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.CancellationParticipant;
-import dev.workgraph.item.Items;
 import dev.workgraph.item.Readiness;
 import dev.workgraph.lease.Fencing;
-import dev.workgraph.lease.LeaseOutcome;
+import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.support.Transactions;
 import dev.workgraph.support.Uuid7;
 
@@ -31,16 +30,12 @@ class AttentionCommands implements CancellationParticipant {
 
 	private final Fencing fencing;
 
-	private final Items items;
-
 	private final Readiness readiness;
 
-	AttentionCommands(Transactions transactions, AttentionRequests requests, Fencing fencing, Items items,
-			Readiness readiness) {
+	AttentionCommands(Transactions transactions, AttentionRequests requests, Fencing fencing, Readiness readiness) {
 		this.transactions = transactions;
 		this.requests = requests;
 		this.fencing = fencing;
-		this.items = items;
 		this.readiness = readiness;
 	}
 
@@ -67,7 +62,7 @@ class AttentionCommands implements CancellationParticipant {
 				.orElseThrow(() -> new AttentionRequestNotFound(id));
 			// The item first: resolving adjusts its counters, and item rows are always
 			// locked first.
-			this.items.lockExisting(request.itemId());
+			this.readiness.lockItem(request.itemId());
 			AttentionRequests.Resolved resolved = this.requests.resolveIfOpen(id, resolution, resolvedBy)
 				.orElseThrow(
 						() -> new AlreadyResolved(id, this.requests.itemAndResolver(id).orElseThrow().resolvedBy()));
@@ -78,8 +73,8 @@ class AttentionCommands implements CancellationParticipant {
 	}
 
 	/**
-	 * Contract §5: cancelling an item resolves its open attention requests on the
-	 * system's behalf.
+	 * Cancelling an item (docs/http-api.md, "Cancelling") resolves its open attention
+	 * requests on the system's behalf.
 	 */
 	@Override
 	public void itemsCancelled(List<UUID> itemIds, String reason) {

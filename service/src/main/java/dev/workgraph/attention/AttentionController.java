@@ -4,8 +4,9 @@ import java.net.URI;
 import java.util.List;
 import java.util.UUID;
 
-import dev.workgraph.support.InvalidRequest;
-import dev.workgraph.support.Json;
+import dev.workgraph.input.Json;
+import dev.workgraph.model.AttentionStatus;
+import dev.workgraph.problem.InvalidRequest;
 import dev.workgraph.view.AttentionRequestView;
 import dev.workgraph.view.AttentionRequestViews;
 import dev.workgraph.view.Page;
@@ -43,10 +44,16 @@ class AttentionController {
 	AttentionRequestPage list(@RequestParam(required = false) String status,
 			@RequestParam(required = false) UUID itemId, @RequestParam(required = false) Integer limit,
 			@RequestParam(required = false) String cursor) {
-		if (status != null && !status.equals("open") && !status.equals("resolved")) {
-			throw new InvalidRequest("status", "must be open or resolved");
+		AttentionStatus statusFilter = null;
+		if (status != null) {
+			try {
+				statusFilter = AttentionStatus.fromWire(status);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidRequest("status", "must be open or resolved");
+			}
 		}
-		Page<AttentionRequestView> page = this.views.list(status, itemId, Page.size(limit), cursor);
+		Page<AttentionRequestView> page = this.views.list(statusFilter, itemId, Page.size(limit), cursor);
 		return new AttentionRequestPage(page.entries(), page.nextCursor());
 	}
 

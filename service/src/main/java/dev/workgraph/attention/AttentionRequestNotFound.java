@@ -2,8 +2,8 @@ package dev.workgraph.attention;
 
 import java.util.UUID;
 
-import dev.workgraph.support.ProblemCode;
-import dev.workgraph.support.RequestRejected;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.RequestRejected;
 
 /** No attention request has this id. */
 class AttentionRequestNotFound extends RequestRejected {

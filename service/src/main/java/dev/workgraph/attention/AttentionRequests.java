@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.workgraph.lease.Fencing;
+import dev.workgraph.model.Rows;
 import dev.workgraph.support.SqlArrays;
-import dev.workgraph.view.Rows;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -20,9 +21,9 @@ class AttentionRequests {
 			    context)
 			select :id, l.item_id, l.id, l.epoch, l.worker_id, 'worker', :blocking, :question, :context::jsonb
 			from leases l
-			where l.id = :leaseId and l.epoch = :epoch and l.expires_at > now()
+			where %s
 			returning id
-			""";
+			""".formatted(Fencing.LEASE_IS_CURRENT);
 
 	static final String INSERT_SYSTEM_REQUEST = """
 			insert into attention_requests (id, item_id, lease_id, epoch, worker_id, raised_by, blocking, question,

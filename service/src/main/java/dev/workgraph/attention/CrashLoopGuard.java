@@ -18,12 +18,12 @@ import tools.jackson.databind.node.ObjectNode;
 import org.springframework.stereotype.Component;
 
 /**
- * Contract §2 "Crash-loop guard": when an item's leases have expired
- * {@code workgraph.lease.max-consecutive-expirations} times in a row, the reaper does not
- * return it to circulation but holds it with a blocking attention request raised by the
- * system, naming the workers and times, so that a poison item cannot take down worker
- * after worker. Resolving that request restarts the count and (blockers permitting) makes
- * the item ready.
+ * The crash-loop guard (docs/http-api.md, "Crash-loop guard"): when an item's leases have
+ * expired {@code workgraph.lease.max-consecutive-expirations} times in a row, the reaper
+ * does not return it to circulation but holds it with a blocking attention request raised
+ * by the system, naming the workers and times, so that a poison item cannot take down
+ * worker after worker. Resolving that request restarts the count and (blockers
+ * permitting) makes the item ready.
  *
  * <p>
  * Runs in the reaper's transaction with the item rows locked, so two reapers can never

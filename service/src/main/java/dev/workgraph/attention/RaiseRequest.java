@@ -1,7 +1,7 @@
 package dev.workgraph.attention;
 
-import dev.workgraph.support.CompactJson;
-import dev.workgraph.support.Text;
+import dev.workgraph.input.CompactJson;
+import dev.workgraph.input.Text;
 import jakarta.validation.constraints.NotNull;
 import tools.jackson.databind.JsonNode;
 

@@ -1,6 +1,6 @@
 package dev.workgraph.attention;
 
-import dev.workgraph.support.Text;
+import dev.workgraph.input.Text;
 import jakarta.validation.constraints.NotNull;
 
 /** Body of {@code POST /attention-requests/{id}/resolve}. */

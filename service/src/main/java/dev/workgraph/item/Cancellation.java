@@ -11,7 +11,8 @@ import org.springframework.stereotype.Component;
 /**
  * Cancels an item and all its open descendants in the caller's transaction. Closing an
  * item closes a child of its parent, so each parent's {@code openChildren} drops by one;
- * dependents are left alone, since a cancelled dependency stays unmet (contract §1).
+ * dependents are left alone, since a cancelled dependency stays unmet (docs/http-api.md,
+ * "Blockers").
  */
 @Component
 public class Cancellation {

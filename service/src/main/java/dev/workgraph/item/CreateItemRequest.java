@@ -3,8 +3,8 @@ package dev.workgraph.item;
 import java.util.List;
 import java.util.UUID;
 
-import dev.workgraph.support.CompactJson;
-import dev.workgraph.support.Text;
+import dev.workgraph.input.CompactJson;
+import dev.workgraph.input.Text;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;

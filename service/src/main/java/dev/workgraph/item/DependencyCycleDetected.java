@@ -3,8 +3,8 @@ package dev.workgraph.item;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import dev.workgraph.support.ProblemCode;
-import dev.workgraph.support.RequestRejected;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.RequestRejected;
 
 /**
  * The change would make the wait-for graph cyclic. {@code cycle} lists the items (or,

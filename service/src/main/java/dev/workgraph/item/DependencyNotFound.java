@@ -2,13 +2,13 @@ package dev.workgraph.item;
 
 import java.util.UUID;
 
-import dev.workgraph.support.ProblemCode;
-import dev.workgraph.support.RequestRejected;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.RequestRejected;
 
 /** The dependency edge to remove does not exist. */
-public class DependencyNotFound extends RequestRejected {
+class DependencyNotFound extends RequestRejected {
 
-	public DependencyNotFound(UUID itemId, UUID dependsOnId) {
+	DependencyNotFound(UUID itemId, UUID dependsOnId) {
 		super(ProblemCode.NOT_FOUND, "Item " + itemId + " does not depend on " + dependsOnId);
 		with("itemId", itemId).with("dependsOn", dependsOnId);
 	}

@@ -12,8 +12,7 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
 /**
- * Forgets Idempotency-Keys once they are older than the retention (contract: at least 24
- * hours).
+ * Forgets Idempotency-Keys once they are older than the retention (at least 24 hours).
  */
 @Configuration(proxyBeanMethods = false)
 class IdempotencyKeyExpiry implements SchedulingConfigurer {

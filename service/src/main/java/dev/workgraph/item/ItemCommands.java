@@ -8,10 +8,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 
-import dev.workgraph.support.Json;
+import dev.workgraph.input.Json;
 import dev.workgraph.support.Transactions;
 import dev.workgraph.support.Uuid7;
-import dev.workgraph.view.ItemStatus;
+import dev.workgraph.model.ItemStatus;
 
 import org.springframework.stereotype.Service;
 
@@ -21,7 +21,10 @@ import org.springframework.stereotype.Service;
  * {@link Readiness}.
  */
 @Service
-public class ItemCommands {
+class ItemCommands {
+
+	/** How a problem names the item a create request would have made. */
+	private static final String NEW_ITEM = "(new item)";
 
 	private final Transactions transactions;
 
@@ -37,8 +40,10 @@ public class ItemCommands {
 
 	private final Cancellation cancellation;
 
+	private final ItemCreation creation;
+
 	ItemCommands(Transactions transactions, Items items, Dependencies dependencies, Readiness readiness,
-			WaitForGraph graph, IdempotencyKeys idempotencyKeys, Cancellation cancellation) {
+			WaitForGraph graph, IdempotencyKeys idempotencyKeys, Cancellation cancellation, ItemCreation creation) {
 		this.transactions = transactions;
 		this.items = items;
 		this.dependencies = dependencies;
@@ -46,6 +51,7 @@ public class ItemCommands {
 		this.graph = graph;
 		this.idempotencyKeys = idempotencyKeys;
 		this.cancellation = cancellation;
+		this.creation = creation;
 	}
 
 	/**
@@ -89,70 +95,28 @@ public class ItemCommands {
 	private UUID insert(CreateItemRequest request) {
 		UUID parentId = request.parentId();
 		List<UUID> dependsOn = distinct(request.dependsOn());
+		if (parentId != null && dependsOn.contains(parentId)) {
+			throw new DependencyCycleDetected(List.of(parentId, NEW_ITEM, parentId));
+		}
+		ItemCreation.LockedDependencies locked = this.creation.lockDependencies(dependsOn, parentId != null);
+		locked.requireAll();
+		// What is waited for is locked before what waits: the dependencies, then the
+		// parent.
+		LockedItem parent = (parentId != null) ? this.items.lockExisting(parentId).requireOpen() : null;
 		UUID id = Uuid7.next();
-		// Nothing waits for a brand-new item and it waits for nothing yet, so only an
-		// item that gets a
-		// parent (which will wait for it) and dependencies (which it will wait for) can
-		// close a cycle.
-		boolean canCloseCycle = parentId != null && !dependsOn.isEmpty();
-		if (canCloseCycle) {
-			if (dependsOn.contains(parentId)) {
-				throw new DependencyCycleDetected(List.of(parentId, "(new item)", parentId));
-			}
-			this.graph.lockForChange();
-		}
-		// Lock what is waited for before what waits: dependencies first, then the parent.
-		int unmet = unmetAmong(dependsOn);
-		if (parentId != null) {
-			this.items.lockExisting(parentId).requireOpen();
-		}
-		if (canCloseCycle) {
-			this.graph.pathToAny(dependsOn, parentId).ifPresent((path) -> {
-				List<Object> cycle = new ArrayList<>();
-				cycle.add(parentId);
-				cycle.add("(new item)");
-				cycle.addAll(path);
-				throw new DependencyCycleDetected(cycle);
-			});
-		}
-		this.items.insert(List.of(new NewItem(id, request.title(), request.description(),
-				Objects.requireNonNullElse(request.priority(), 0),
-				Objects.requireNonNullElse(request.queue(), QueueNames.DEFAULT), Json.objectText(request.metadata()),
-				parentId, unmet)));
-		this.dependencies.insert(dependsOn.stream().map((target) -> new Dependencies.Edge(id, target)).toList());
-		if (parentId != null) {
-			this.readiness.adjust(BlockerDelta.children(parentId, +1));
-		}
+		this.creation.insert(locked, parent,
+				List.of(new NewItem(id, NEW_ITEM, request.title(), request.description(),
+						Objects.requireNonNullElse(request.priority(), 0),
+						Objects.requireNonNullElse(request.queue(), QueueNames.DEFAULT),
+						Json.objectText(request.metadata()), dependsOn)));
 		return id;
-	}
-
-	/** Share-locks the dependencies (all must exist) and counts those not completed. */
-	private int unmetAmong(List<UUID> dependsOn) {
-		Map<UUID, LockedItem> targets = this.items.lockShared(dependsOn);
-		int unmet = 0;
-		for (UUID target : dependsOn) {
-			LockedItem dependency = targets.get(target);
-			if (dependency == null) {
-				throw new ItemNotFound(target);
-			}
-			if (dependency.status() != ItemStatus.COMPLETED) {
-				unmet++;
-			}
-		}
-		return unmet;
 	}
 
 	/** Adds the edge; false when it already existed (nothing changed). */
 	boolean addDependency(UUID itemId, UUID dependsOnId) {
 		return this.transactions.inTransaction(() -> {
 			this.graph.lockForChange();
-			Map<UUID, LockedItem> locked = this.items.lock(List.of(itemId, dependsOnId));
-			LockedItem item = locked.get(itemId);
-			if (item == null) {
-				throw new ItemNotFound(itemId);
-			}
-			item.requireOpen();
-			LockedItem target = locked.get(dependsOnId);
+			LockedItem target = lockOpenItemAndTarget(itemId, dependsOnId);
 			if (target == null) {
 				throw new ItemNotFound(dependsOnId);
 			}
@@ -177,13 +141,7 @@ public class ItemCommands {
 
 	void removeDependency(UUID itemId, UUID dependsOnId) {
 		this.transactions.inTransaction(() -> {
-			Map<UUID, LockedItem> locked = this.items.lock(List.of(itemId, dependsOnId));
-			LockedItem item = locked.get(itemId);
-			if (item == null) {
-				throw new ItemNotFound(itemId);
-			}
-			item.requireOpen();
-			LockedItem target = locked.get(dependsOnId);
+			LockedItem target = lockOpenItemAndTarget(itemId, dependsOnId);
 			if (target == null || !this.dependencies.delete(itemId, dependsOnId)) {
 				throw new DependencyNotFound(itemId, dependsOnId);
 			}
@@ -191,6 +149,20 @@ public class ItemCommands {
 				this.readiness.adjust(BlockerDelta.dependencies(itemId, -1));
 			}
 		});
+	}
+
+	/**
+	 * Locks both ends of an edge in id order; the item must exist and be open. Returns
+	 * the target, or null when it does not exist.
+	 */
+	private LockedItem lockOpenItemAndTarget(UUID itemId, UUID dependsOnId) {
+		Map<UUID, LockedItem> locked = this.items.lock(List.of(itemId, dependsOnId));
+		LockedItem item = locked.get(itemId);
+		if (item == null) {
+			throw new ItemNotFound(itemId);
+		}
+		item.requireOpen();
+		return locked.get(dependsOnId);
 	}
 
 	/**

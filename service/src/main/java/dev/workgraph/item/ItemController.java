@@ -2,14 +2,15 @@ package dev.workgraph.item;
 
 import java.net.URI;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 
-import dev.workgraph.support.InvalidRequest;
-import dev.workgraph.support.TextRules;
-import dev.workgraph.view.ItemStatus;
+import dev.workgraph.problem.InvalidRequest;
+import dev.workgraph.input.TextRules;
+import dev.workgraph.model.ItemStatus;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
-import dev.workgraph.view.LeaseView;
+import dev.workgraph.model.LeaseView;
 import dev.workgraph.view.LeaseViews;
 import dev.workgraph.view.Page;
 import dev.workgraph.web.RequestBodies;
@@ -79,7 +80,8 @@ class ItemController {
 		ItemStatus statusFilter = null;
 		if (status != null) {
 			try {
-				statusFilter = ItemStatus.fromWire(status);
+				// Any letter case has always been accepted here.
+				statusFilter = ItemStatus.fromWire(status.toLowerCase(Locale.ROOT));
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidRequest("status", "must be one of blocked, ready, leased, completed, cancelled");
@@ -116,8 +118,8 @@ class ItemController {
 	LeaseList leases(@PathVariable UUID id) {
 		List<LeaseView> leases = this.leases.ofItem(id);
 		if (leases.isEmpty()) {
-			view(id); // 404 for an unknown item; an item never claimed has an empty
-						// history
+			// 404 for an unknown item; an item never claimed has an empty history.
+			view(id);
 		}
 		return new LeaseList(leases);
 	}

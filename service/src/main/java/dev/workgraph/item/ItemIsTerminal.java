@@ -2,13 +2,13 @@ package dev.workgraph.item;
 
 import java.util.UUID;
 
-import dev.workgraph.support.ProblemCode;
-import dev.workgraph.support.RequestRejected;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.RequestRejected;
 
 /** The request would change an item that is already completed or cancelled. */
-public class ItemIsTerminal extends RequestRejected {
+class ItemIsTerminal extends RequestRejected {
 
-	public ItemIsTerminal(UUID itemId, String status) {
+	ItemIsTerminal(UUID itemId, String status) {
 		super(ProblemCode.ITEM_TERMINAL, "Item " + itemId + " is " + status + " and can no longer change");
 		with("itemId", itemId).with("status", status);
 	}

@@ -2,8 +2,8 @@ package dev.workgraph.item;
 
 import java.util.UUID;
 
-import dev.workgraph.support.ProblemCode;
-import dev.workgraph.support.RequestRejected;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.RequestRejected;
 
 /** The request names an item that does not exist. */
 public class ItemNotFound extends RequestRejected {

@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.support.SqlArrays;
-import dev.workgraph.view.ItemViews.ItemRow;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -18,7 +17,7 @@ import org.springframework.stereotype.Repository;
  * cancelling.
  */
 @Repository
-public class Items {
+class Items {
 
 	/** Id order is the lock order whenever a statement locks several items. */
 	static final String LOCK_ITEMS = "select " + LockedItem.COLUMNS + """
@@ -42,18 +41,16 @@ public class Items {
 			with inserted as (
 			    insert into work_items (id, title, description, priority, queue, metadata, parent_id, status,
 			        unmet_dependencies, ready_since)
-			    select n.id, n.title, n.description, n.priority, n.queue, n.metadata::jsonb, n.parent_id,
+			    select n.id, n.title, n.description, n.priority, n.queue, n.metadata::jsonb, :parentId::uuid,
 			        case when n.unmet = 0 then 'ready' else 'blocked' end, n.unmet,
 			        case when n.unmet = 0 then now() end
 			    from unnest(:ids::uuid[], :titles::text[], :descriptions::text[], :priorities::int[], :queues::text[],
-			        :metadata::text[], :parents::uuid[], :unmet::int[])
-			        as n(id, title, description, priority, queue, metadata, parent_id, unmet)
-			    returning *
-			), enqueued as (
-			    insert into ready_items (item_id, queue, priority, ready_since)
-			    select id, queue, priority, ready_since from inserted where status = 'ready'
+			        :metadata::text[], :unmet::int[])
+			        as n(id, title, description, priority, queue, metadata, unmet)
+			    returning id, queue, priority, ready_since, status
 			)
-			select * from inserted order by id
+			insert into ready_items (item_id, queue, priority, ready_since)
+			select id, queue, priority, ready_since from inserted where status = 'ready'
 			""";
 
 	/**
@@ -61,11 +58,11 @@ public class Items {
 	 * than by id (see {@link Cancellation}).
 	 */
 	static final String LOCK_ITEMS_IN_ORDER = """
-			select w.* from unnest(:ids::uuid[]) with ordinality as o(id, position)
+			select %s from unnest(:ids::uuid[]) with ordinality as o(id, position)
 			join work_items w on w.id = o.id
 			order by o.position
 			for no key update of w
-			""";
+			""".formatted(LockedItem.columns("w"));
 
 	/**
 	 * The root and its descendants that are still open, deepest first and the root last;
@@ -104,12 +101,12 @@ public class Items {
 
 	private final JdbcClient jdbc;
 
-	public Items(JdbcClient jdbc) {
+	Items(JdbcClient jdbc) {
 		this.jdbc = jdbc;
 	}
 
 	/** Locks the items that exist among {@code ids}, in id order, for updating them. */
-	public Map<UUID, LockedItem> lock(Collection<UUID> ids) {
+	Map<UUID, LockedItem> lock(Collection<UUID> ids) {
 		return locked(LOCK_ITEMS, ids);
 	}
 
@@ -117,16 +114,16 @@ public class Items {
 	 * Locks the items that exist among {@code ids}, in id order, so their status cannot
 	 * change.
 	 */
-	public Map<UUID, LockedItem> lockShared(Collection<UUID> ids) {
+	Map<UUID, LockedItem> lockShared(Collection<UUID> ids) {
 		return locked(LOCK_ITEMS_SHARED, ids);
 	}
 
 	/** Locks the items that exist among {@code ids}, in the order given. */
-	public Map<UUID, LockedItem> lockInOrder(List<UUID> ids) {
+	Map<UUID, LockedItem> lockInOrder(List<UUID> ids) {
 		return locked(LOCK_ITEMS_IN_ORDER, ids);
 	}
 
-	public LockedItem lockExisting(UUID id) {
+	LockedItem lockExisting(UUID id) {
 		LockedItem item = lock(List.of(id)).get(id);
 		if (item == null) {
 			throw new ItemNotFound(id);
@@ -146,15 +143,17 @@ public class Items {
 		return locked;
 	}
 
-	public List<ItemRow> insert(List<NewItem> items) {
+	/**
+	 * Inserts the items, all children of {@code parentId} (null: roots); {@code unmet}
+	 * counts each one's dependencies that are not completed.
+	 */
+	void insert(UUID parentId, List<NewItem> items, int[] unmet) {
 		List<UUID> ids = new ArrayList<>();
 		List<String> titles = new ArrayList<>();
 		List<String> descriptions = new ArrayList<>();
 		int[] priorities = new int[items.size()];
 		List<String> queues = new ArrayList<>();
 		List<String> metadata = new ArrayList<>();
-		List<String> parents = new ArrayList<>();
-		int[] unmet = new int[items.size()];
 		for (int i = 0; i < items.size(); i++) {
 			NewItem item = items.get(i);
 			ids.add(item.id());
@@ -163,24 +162,21 @@ public class Items {
 			priorities[i] = item.priority();
 			queues.add(item.queue());
 			metadata.add(item.metadata());
-			parents.add((item.parentId() != null) ? item.parentId().toString() : null);
-			unmet[i] = item.unmetDependencies();
 		}
-		return this.jdbc.sql(INSERT_ITEMS)
+		this.jdbc.sql(INSERT_ITEMS)
 			.param("ids", SqlArrays.uuids(ids))
 			.param("titles", SqlArrays.texts(titles))
 			.param("descriptions", SqlArrays.texts(descriptions))
 			.param("priorities", SqlArrays.ints(priorities))
 			.param("queues", SqlArrays.texts(queues))
 			.param("metadata", SqlArrays.texts(metadata))
-			.param("parents", SqlArrays.texts(parents))
+			.param("parentId", parentId)
 			.param("unmet", SqlArrays.ints(unmet))
-			.query(ItemRow::map)
-			.list();
+			.update();
 	}
 
 	/** The open subtree under (and including) the root, deepest items first. */
-	public List<UUID> openSubtree(UUID rootId) {
+	List<UUID> openSubtree(UUID rootId) {
 		return this.jdbc.sql(OPEN_SUBTREE).param("root", rootId).query(UUID.class).list();
 	}
 
@@ -188,7 +184,7 @@ public class Items {
 	 * Marks the items cancelled and dequeues them; returns each cancelled item with its
 	 * parent.
 	 */
-	public List<ParentLink> markCancelled(Collection<UUID> ids, String reason) {
+	List<ParentLink> markCancelled(Collection<UUID> ids, String reason) {
 		return this.jdbc.sql(MARK_CANCELLED)
 			.param("ids", SqlArrays.uuids(ids))
 			.param("reason", reason)
@@ -197,7 +193,7 @@ public class Items {
 	}
 
 	/** An item and its parent (null for a root). */
-	public record ParentLink(UUID itemId, UUID parentId) {
+	record ParentLink(UUID itemId, UUID parentId) {
 	}
 
 }

@@ -4,7 +4,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.UUID;
 
-import dev.workgraph.view.ItemStatus;
+import dev.workgraph.model.ItemStatus;
 
 /**
  * An item row this transaction holds a lock on, so these values cannot change until it
@@ -13,7 +13,13 @@ import dev.workgraph.view.ItemStatus;
 public record LockedItem(UUID id, ItemStatus status, UUID parentId, long epoch, int priority, String queue,
 		int unmetDependencies, int openChildren) {
 
+	/** The columns {@link #map} reads, of {@code work_items}. */
 	public static final String COLUMNS = "id, status, parent_id, epoch, priority, queue, unmet_dependencies, open_children";
+
+	/** {@link #COLUMNS} of the {@code work_items} row aliased {@code alias}. */
+	public static String columns(String alias) {
+		return alias + "." + COLUMNS.replace(", ", ", " + alias + ".");
+	}
 
 	public static LockedItem map(ResultSet rs, int rowNum) throws SQLException {
 		return new LockedItem(rs.getObject("id", UUID.class), ItemStatus.fromWire(rs.getString("status")),

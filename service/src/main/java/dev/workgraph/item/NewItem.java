@@ -1,12 +1,18 @@
 package dev.workgraph.item;
 
+import java.util.List;
 import java.util.UUID;
 
 /**
- * A validated item about to be inserted. {@code metadata} is compact JSON text;
- * {@code unmetDependencies} counts the dependencies that are not completed at insert
- * time.
+ * A validated item about to be created by {@link ItemCreation}.
+ *
+ * @param id its id, chosen by the caller (so that new items can depend on each other)
+ * @param reference how the request names it, for problems: a decompose key, or
+ * {@code (new item)}
+ * @param metadata compact JSON text
+ * @param dependsOn what it will wait for: other new items of the same creation, or
+ * existing items
  */
-public record NewItem(UUID id, String title, String description, int priority, String queue, String metadata,
-		UUID parentId, int unmetDependencies) {
+public record NewItem(UUID id, String reference, String title, String description, int priority, String queue,
+		String metadata, List<UUID> dependsOn) {
 }

@@ -1,6 +1,8 @@
 package dev.workgraph.item;
 
-/** Queue names (contract §1): 1–100 characters of {@code [a-z0-9._-]}. */
+/**
+ * Queue names (docs/http-api.md, "Work items"): 1–100 characters of {@code [a-z0-9._-]}.
+ */
 public final class QueueNames {
 
 	public static final String PATTERN = "[a-z0-9._-]{1,100}";

@@ -31,7 +31,7 @@ import org.springframework.stereotype.Repository;
  * so that lock order stays: graph lock, then item rows.
  */
 @Repository
-public class WaitForGraph {
+class WaitForGraph {
 
 	/** "WGGRAPH" — the advisory lock key that serializes cycle-prone graph changes. */
 	private static final long GRAPH_LOCK_KEY = 0x5747_4752_4150_4800L;
@@ -62,11 +62,11 @@ public class WaitForGraph {
 
 	private final JdbcClient jdbc;
 
-	public WaitForGraph(JdbcClient jdbc) {
+	WaitForGraph(JdbcClient jdbc) {
 		this.jdbc = jdbc;
 	}
 
-	public void lockForChange() {
+	void lockForChange() {
 		this.jdbc.sql(LOCK_GRAPH).param("key", GRAPH_LOCK_KEY).query(Integer.class).single();
 	}
 
@@ -75,7 +75,7 @@ public class WaitForGraph {
 	 * ({@code from} element first, {@code target} last), or empty when {@code target} is
 	 * not reachable. Call under {@link #lockForChange()}.
 	 */
-	public Optional<List<UUID>> pathToAny(Collection<UUID> from, UUID target) {
+	Optional<List<UUID>> pathToAny(Collection<UUID> from, UUID target) {
 		if (from.contains(target)) {
 			return Optional.of(List.of(target));
 		}

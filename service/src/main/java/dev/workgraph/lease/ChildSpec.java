@@ -3,8 +3,8 @@ package dev.workgraph.lease;
 import java.util.List;
 
 import dev.workgraph.item.QueueNames;
-import dev.workgraph.support.CompactJson;
-import dev.workgraph.support.Text;
+import dev.workgraph.input.CompactJson;
+import dev.workgraph.input.Text;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;

@@ -3,7 +3,7 @@ package dev.workgraph.lease;
 import java.util.List;
 
 import dev.workgraph.item.QueueNames;
-import dev.workgraph.support.Text;
+import dev.workgraph.input.Text;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;

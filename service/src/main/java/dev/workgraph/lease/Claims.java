@@ -10,10 +10,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.workgraph.model.ItemRow;
+import dev.workgraph.model.LeaseRows;
+import dev.workgraph.model.LeaseView;
+import dev.workgraph.model.Rows;
 import dev.workgraph.support.SqlArrays;
-import dev.workgraph.view.ItemViews.ItemRow;
-import dev.workgraph.view.LeaseView;
-import dev.workgraph.view.Rows;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -27,19 +28,23 @@ import org.springframework.stereotype.Repository;
  * ready items, so the cost does not grow with the item count.
  *
  * <p>
- * Continuity (ADR 002, decided in docs/adr/0004): besides the best ready item overall,
- * the claim looks up the best ready item for which this worker is the preferred one (its
- * lease ended with a question, and the item became ready within the continuity window).
- * The preferred item wins unless the overall best has a higher priority; the preference
- * never reserves anything.
+ * Continuity (ADR 0000, decided in docs/adr/0004-continuity-preference.md): besides the
+ * best ready item overall, the claim looks up the best ready item for which this worker
+ * is the preferred one (its lease ended with a question, and the item became ready within
+ * the continuity window). The preferred item wins unless the overall best has a higher
+ * priority; the preference never reserves anything.
  */
 @Repository
 class Claims {
 
+	/** The prefix of the lease's columns in a grant's answer, beside the item's. */
+	private static final String LEASE_PREFIX = "lease_";
+
 	/**
 	 * The grant, after a claim has chosen its items, given as the CTE
 	 * {@code assignment(item_id, lease_id, worker_id, lease_seconds)} of locked items:
-	 * each is dequeued, marked leased with epoch + 1 and gets a lease of its own.
+	 * each is dequeued, marked leased with epoch + 1 and gets a lease of its own. Answers
+	 * the item rows, each with its lease's columns prefixed {@code lease_}.
 	 */
 	private static final String GRANT_ASSIGNED = """
 			dequeued as (
@@ -62,22 +67,20 @@ class Claims {
 			    cross join (select clock_timestamp() as granted_at) t
 			    returning *
 			)
-			select c.*, g.id as lease_id, g.worker_id, g.acquired_at, g.expires_at
+			select c.*, %s
 			from claimed c
 			join granted g on g.item_id = c.id
-			""";
+			""".formatted(LeaseRows.active("g", LEASE_PREFIX));
 
+	/** Ready in time for the continuity preference to hold. */
+	private static final String PREFERENCE_OPEN = "r.ready_since > now() - make_interval(secs => :continuitySeconds)";
+
+	private static final String IN_QUEUES = "r.queue = any(:queues::text[])";
+
+	/** The best free ready item preferred for this worker, or the best overall. */
 	private static final String CLAIM_TEMPLATE = """
 			with preferred as materialized (
-			    select r.item_id, r.priority, r.ready_since, true as is_preferred
-			    from ready_items r
-			    join work_items w on w.id = r.item_id
-			    where r.preferred_worker_id = :workerId
-			        and r.ready_since > now() - make_interval(secs => :continuitySeconds)
-			        %s
-			    order by r.priority desc, r.ready_since, r.item_id
-			    limit 1
-			    for update of r, w skip locked
+			    %s
 			), best as materialized (
 			    %s
 			), picked as (
@@ -90,36 +93,14 @@ class Claims {
 			    from picked
 			), """ + GRANT_ASSIGNED;
 
-	private static final String BEST_IN_ANY_QUEUE = """
-			select r.item_id, r.priority, r.ready_since, false as is_preferred
-			    from ready_items r
-			    join work_items w on w.id = r.item_id
-			    order by r.priority desc, r.ready_since, r.item_id
-			    limit 1
-			    for update of r, w skip locked
-			""";
+	static final String CLAIM_NEXT_READY = CLAIM_TEMPLATE.formatted(
+			freeReadyItems("true as is_preferred", "r.preferred_worker_id = :workerId and " + PREFERENCE_OPEN, "1"),
+			freeReadyItems("false as is_preferred", "true", "1"));
 
-	/**
-	 * One ordered index probe per queue (an ANY() over several queues cannot use the
-	 * index order).
-	 */
-	private static final String BEST_IN_QUEUES = """
-			select best_of_queue.* from unnest(:queues::text[]) as q(name)
-			    cross join lateral (
-			        select r.item_id, r.priority, r.ready_since, false as is_preferred
-			        from ready_items r
-			        join work_items w on w.id = r.item_id
-			        where r.queue = q.name
-			        order by r.priority desc, r.ready_since, r.item_id
-			        limit 1
-			        for update of r, w skip locked
-			    ) best_of_queue
-			""";
-
-	static final String CLAIM_NEXT_READY = CLAIM_TEMPLATE.formatted("", BEST_IN_ANY_QUEUE);
-
-	static final String CLAIM_NEXT_READY_IN_QUEUES = CLAIM_TEMPLATE.formatted("and r.queue = any(:queues::text[])",
-			BEST_IN_QUEUES);
+	static final String CLAIM_NEXT_READY_IN_QUEUES = CLAIM_TEMPLATE.formatted(
+			freeReadyItems("true as is_preferred",
+					"r.preferred_worker_id = :workerId and " + PREFERENCE_OPEN + " and " + IN_QUEUES, "1"),
+			inEachQueue(freeReadyItems("false as is_preferred", "r.queue = q.name", "1")));
 
 	/**
 	 * Whether any item is ready (in the given queues), locked or not: a plain read that
@@ -130,8 +111,8 @@ class Claims {
 			""";
 
 	static final String ANY_READY_IN_QUEUES = """
-			select exists (select 1 from ready_items where queue = any(:queues::text[]))
-			""";
+			select exists (select 1 from ready_items r where %s)
+			""".formatted(IN_QUEUES);
 
 	/**
 	 * Coalesced claims, step 1 of 2 (one transaction): locks the candidates for a batch
@@ -149,15 +130,7 @@ class Claims {
 			), preferred as materialized (
 			    select p.* from unnest(:workerIds::text[]) as x(worker_id)
 			    cross join lateral (
-			        select r.item_id, r.priority, r.ready_since, r.preferred_worker_id
-			        from ready_items r
-			        join work_items w on w.id = r.item_id
-			        where r.preferred_worker_id = x.worker_id
-			            and r.ready_since > now() - make_interval(secs => :continuitySeconds)
-			            %s
-			        order by r.priority desc, r.ready_since, r.item_id
-			        limit :n
-			        for update of r, w skip locked
+			        %s
 			    ) p
 			)
 			select c.item_id, c.priority, c.preferred_worker_id,
@@ -167,32 +140,14 @@ class Claims {
 			order by c.priority desc, c.ready_since, c.item_id
 			""";
 
-	private static final String BATCH_BEST_IN_ANY_QUEUE = """
-			select r.item_id, r.priority, r.ready_since, r.preferred_worker_id
-			    from ready_items r
-			    join work_items w on w.id = r.item_id
-			    order by r.priority desc, r.ready_since, r.item_id
-			    limit :n
-			    for update of r, w skip locked
-			""";
+	static final String LOCK_CLAIM_CANDIDATES = LOCK_CANDIDATES_TEMPLATE
+		.formatted(freeReadyItems("r.preferred_worker_id", "true", ":n"), freeReadyItems("r.preferred_worker_id",
+				"r.preferred_worker_id = x.worker_id and " + PREFERENCE_OPEN, ":n"));
 
-	private static final String BATCH_BEST_IN_QUEUES = """
-			select best_of_queue.* from unnest(:queues::text[]) as q(name)
-			    cross join lateral (
-			        select r.item_id, r.priority, r.ready_since, r.preferred_worker_id
-			        from ready_items r
-			        join work_items w on w.id = r.item_id
-			        where r.queue = q.name
-			        order by r.priority desc, r.ready_since, r.item_id
-			        limit :n
-			        for update of r, w skip locked
-			    ) best_of_queue
-			""";
-
-	static final String LOCK_CLAIM_CANDIDATES = LOCK_CANDIDATES_TEMPLATE.formatted(BATCH_BEST_IN_ANY_QUEUE, "");
-
-	static final String LOCK_CLAIM_CANDIDATES_IN_QUEUES = LOCK_CANDIDATES_TEMPLATE.formatted(BATCH_BEST_IN_QUEUES,
-			"and r.queue = any(:queues::text[])");
+	static final String LOCK_CLAIM_CANDIDATES_IN_QUEUES = LOCK_CANDIDATES_TEMPLATE.formatted(
+			inEachQueue(freeReadyItems("r.preferred_worker_id", "r.queue = q.name", ":n")),
+			freeReadyItems("r.preferred_worker_id",
+					"r.preferred_worker_id = x.worker_id and " + PREFERENCE_OPEN + " and " + IN_QUEUES, ":n"));
 
 	/**
 	 * Coalesced claims, step 2 of 2: grants the assigned items, locked by step 1 in this
@@ -228,10 +183,7 @@ class Claims {
 	}
 
 	private static Claimed claimed(ResultSet rs, int n) throws SQLException {
-		ItemRow item = ItemRow.map(rs, n);
-		LeaseView lease = new LeaseView(Rows.uuid(rs, "lease_id"), item.id(), rs.getString("worker_id"), item.epoch(),
-				Rows.instant(rs, "acquired_at"), null, Rows.instant(rs, "expires_at"), true, null, null, null);
-		return new Claimed(lease, item);
+		return new Claimed(LeaseRows.read(rs, LEASE_PREFIX), ItemRow.map(rs, n));
 	}
 
 	/**
@@ -311,6 +263,34 @@ class Claims {
 			assigned.add(pick.itemId());
 		}
 		return assigned;
+	}
+
+	/**
+	 * Ready items in claim order (highest priority, then longest ready, then id) that no
+	 * concurrent claim holds, each locked with its item row: {@code SKIP LOCKED} passes
+	 * over the rows another claim has locked instead of waiting for it.
+	 */
+	private static String freeReadyItems(String columns, String condition, String limit) {
+		return """
+				select r.item_id, r.priority, r.ready_since, %s
+				    from ready_items r
+				    join work_items w on w.id = r.item_id
+				    where %s
+				    order by r.priority desc, r.ready_since, r.item_id
+				    limit %s
+				    for update of r, w skip locked""".formatted(columns, condition, limit);
+	}
+
+	/**
+	 * The probe once per queue of {@code :queues}: ordered index probes, where one ANY()
+	 * over several queues cannot use the index order.
+	 */
+	private static String inEachQueue(String probe) {
+		return """
+				select best_of_queue.* from unnest(:queues::text[]) as q(name)
+				    cross join lateral (
+				        %s
+				    ) best_of_queue""".formatted(probe);
 	}
 
 	boolean anyReady(List<String> queues) {

@@ -15,10 +15,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * once its batch is running)
  */
 @ConfigurationProperties("workgraph.coalescing")
-public record CoalescingProperties(@DefaultValue("true") boolean enabled, @DefaultValue("32") int maxBatch,
+record CoalescingProperties(@DefaultValue("true") boolean enabled, @DefaultValue("32") int maxBatch,
 		@DefaultValue("2") int maxInFlight, @DefaultValue("30s") Duration maxWait) {
 
-	public CoalescingProperties {
+	CoalescingProperties {
 		if (maxBatch < 1 || maxBatch > 1000) {
 			throw new IllegalArgumentException("workgraph.coalescing.max-batch must be between 1 and 1000");
 		}

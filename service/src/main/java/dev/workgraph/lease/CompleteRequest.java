@@ -1,6 +1,6 @@
 package dev.workgraph.lease;
 
-import dev.workgraph.support.CompactJson;
+import dev.workgraph.input.CompactJson;
 import jakarta.validation.constraints.NotNull;
 import tools.jackson.databind.JsonNode;
 

@@ -7,13 +7,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * @param continuityWindow how long after an item becomes ready again the worker whose
- * lease ended with an attention request is preferred for it (contract §2); zero turns the
- * preference off
+ * lease ended with an attention request is preferred for it (docs/http-api.md,
+ * "Continuity preference"); zero turns the preference off
  */
 @ConfigurationProperties("workgraph.attention")
-public record ContinuityProperties(@DefaultValue("10m") Duration continuityWindow) {
+record ContinuityProperties(@DefaultValue("10m") Duration continuityWindow) {
 
-	public ContinuityProperties {
+	ContinuityProperties {
 		if (continuityWindow.isNegative()) {
 			throw new IllegalArgumentException("workgraph.attention.continuity-window must not be negative");
 		}

@@ -2,7 +2,7 @@ package dev.workgraph.lease;
 
 import java.util.List;
 
-import dev.workgraph.support.Text;
+import dev.workgraph.input.Text;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;

@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -13,31 +12,28 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 
-import dev.workgraph.item.BlockerDelta;
-import dev.workgraph.item.Dependencies;
+import dev.workgraph.input.Json;
 import dev.workgraph.item.DependencyCycleDetected;
-import dev.workgraph.item.ItemNotFound;
-import dev.workgraph.item.Items;
+import dev.workgraph.item.ItemCreation;
 import dev.workgraph.item.LockedItem;
 import dev.workgraph.item.NewItem;
 import dev.workgraph.item.Readiness;
-import dev.workgraph.item.WaitForGraph;
-import dev.workgraph.support.FieldError;
-import dev.workgraph.support.InvalidRequest;
-import dev.workgraph.support.Json;
+import dev.workgraph.model.LeaseOutcome;
+import dev.workgraph.model.LeaseView;
+import dev.workgraph.problem.FieldError;
+import dev.workgraph.problem.InvalidRequest;
 import dev.workgraph.support.Transactions;
 import dev.workgraph.support.Uuid7;
-import dev.workgraph.view.ItemStatus;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
-import dev.workgraph.view.LeaseView;
 
 import org.springframework.stereotype.Service;
 
 /**
- * Decompose (contract §2): under a current lease, atomically create 1–1,000 children, end
- * the lease with outcome {@code decomposed} and leave the item blocked until every child
- * is terminal. Children may depend on each other by key and on existing items by id.
+ * Decompose (docs/http-api.md, "Decompose"): under a current lease, atomically create
+ * 1–1,000 children, end the lease with outcome {@code decomposed} and leave the item
+ * blocked until every child is terminal. Children may depend on each other by key and on
+ * existing items by id.
  */
 @Service
 class Decomposition {
@@ -46,84 +42,33 @@ class Decomposition {
 
 	private final Fencing fencing;
 
-	private final Items items;
-
-	private final Dependencies dependencies;
+	private final ItemCreation creation;
 
 	private final Readiness readiness;
 
-	private final WaitForGraph graph;
-
 	private final ItemViews views;
 
-	Decomposition(Transactions transactions, Fencing fencing, Items items, Dependencies dependencies,
-			Readiness readiness, WaitForGraph graph, ItemViews views) {
+	Decomposition(Transactions transactions, Fencing fencing, ItemCreation creation, Readiness readiness,
+			ItemViews views) {
 		this.transactions = transactions;
 		this.fencing = fencing;
-		this.items = items;
-		this.dependencies = dependencies;
+		this.creation = creation;
 		this.readiness = readiness;
-		this.graph = graph;
 		this.views = views;
 	}
 
 	Decomposed decompose(UUID leaseId, long epoch, List<ChildSpec> children, String reason) {
 		Plan plan = plan(children);
 		Result result = this.transactions.inTransaction(() -> {
-			List<UUID> existing = List.copyOf(plan.existingTargets());
-			if (!existing.isEmpty()) {
-				this.graph.lockForChange();
-			}
 			// What the children will wait for is locked before the item that will wait
 			// for them.
-			Map<UUID, LockedItem> targets = this.items.lockShared(existing);
-			Set<UUID> completedTargets = new HashSet<>();
-			for (UUID target : existing) {
-				LockedItem dependency = targets.get(target);
-				if (dependency == null) {
-					// A stale lease is the answer that matters most to the caller.
-					this.fencing.lockItem(leaseId, epoch);
-					throw new ItemNotFound(target);
-				}
-				if (dependency.status() == ItemStatus.COMPLETED) {
-					completedTargets.add(target);
-				}
-			}
+			ItemCreation.LockedDependencies targets = this.creation.lockDependencies(plan.existingTargets(), true);
+			// The guard before anything else: a stale lease is the answer that matters
+			// most to the caller, even when a dependency does not exist.
 			LockedItem item = this.fencing.lockItem(leaseId, epoch);
-			// The guard first, so that a stale lease is refused as such; a cycle found
-			// below
-			// rolls the ended lease back with everything else.
+			this.creation.insert(targets, item, plan.newItems(children, item));
 			LeaseView lease = this.fencing.end(leaseId, epoch, LeaseOutcome.DECOMPOSED, reason);
-			if (!existing.isEmpty()) {
-				this.graph.pathToAny(existing, item.id()).ifPresent((path) -> {
-					List<Object> cycle = new ArrayList<>();
-					cycle.add(item.id());
-					cycle.add(plan.childWaitingFor(path.getFirst()));
-					cycle.addAll(path);
-					throw new DependencyCycleDetected(cycle);
-				});
-			}
-			List<NewItem> rows = new ArrayList<>();
-			List<Dependencies.Edge> edges = new ArrayList<>();
-			for (ChildSpec child : children) {
-				UUID id = plan.ids().get(child.key());
-				int unmet = 0;
-				for (Target target : plan.targets().get(child.key())) {
-					UUID targetId = (target.siblingKey() != null) ? plan.ids().get(target.siblingKey())
-							: target.itemId();
-					edges.add(new Dependencies.Edge(id, targetId));
-					if (target.siblingKey() != null || !completedTargets.contains(targetId)) {
-						unmet++;
-					}
-				}
-				rows.add(new NewItem(id, child.title(), child.description(),
-						Objects.requireNonNullElse(child.priority(), item.priority()),
-						Objects.requireNonNullElse(child.queue(), item.queue()), Json.objectText(child.metadata()),
-						item.id(), unmet));
-			}
-			this.items.insert(rows);
-			this.dependencies.insert(edges);
-			this.readiness.adjust(List.of(BlockerDelta.children(item.id(), children.size())), List.of(item.id()));
+			this.readiness.settleAfterLeaseEnded(List.of(item.id()));
 			return new Result(lease, item.id(), List.copyOf(plan.ids().values()));
 		});
 		return new Decomposed(result.lease(), this.views.find(result.itemId()).orElseThrow(),
@@ -147,7 +92,8 @@ class Decomposition {
 				ids.put(key, Uuid7.next());
 			}
 		}
-		Map<String, List<Target>> targets = new HashMap<>();
+		// In request order, so that a sibling cycle is named from the first child in it.
+		Map<String, List<Target>> targets = new LinkedHashMap<>();
 		Set<UUID> existing = new LinkedHashSet<>();
 		for (int i = 0; i < children.size(); i++) {
 			ChildSpec child = children.get(i);
@@ -239,16 +185,23 @@ class Decomposition {
 	record Plan(Map<String, UUID> ids, Map<String, List<Target>> targets, Set<UUID> existingTargets) {
 
 		/**
-		 * The key of a child that depends on the given existing item, to name a cycle
-		 * through it.
+		 * The children as new items of the parent: each depends on its siblings by id,
+		 * and takes the parent's priority and queue unless it names its own.
 		 */
-		String childWaitingFor(UUID itemId) {
-			return this.targets.entrySet()
-				.stream()
-				.filter((entry) -> entry.getValue().stream().anyMatch((target) -> itemId.equals(target.itemId())))
-				.map(Map.Entry::getKey)
-				.findFirst()
-				.orElse("?");
+		List<NewItem> newItems(List<ChildSpec> children, LockedItem parent) {
+			List<NewItem> items = new ArrayList<>(children.size());
+			for (ChildSpec child : children) {
+				List<UUID> dependsOn = this.targets.get(child.key())
+					.stream()
+					.map((target) -> (target.siblingKey() != null) ? this.ids.get(target.siblingKey())
+							: target.itemId())
+					.toList();
+				items.add(new NewItem(this.ids.get(child.key()), child.key(), child.title(), child.description(),
+						Objects.requireNonNullElse(child.priority(), parent.priority()),
+						Objects.requireNonNullElse(child.queue(), parent.queue()), Json.objectText(child.metadata()),
+						dependsOn));
+			}
+			return items;
 		}
 
 	}

@@ -1,6 +1,6 @@
 package dev.workgraph.lease;
 
-import dev.workgraph.support.Text;
+import dev.workgraph.input.Text;
 import jakarta.validation.constraints.NotNull;
 
 /**

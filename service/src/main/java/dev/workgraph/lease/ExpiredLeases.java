@@ -2,7 +2,7 @@ package dev.workgraph.lease;
 
 import java.util.List;
 
-import dev.workgraph.view.Rows;
+import dev.workgraph.model.Rows;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -26,25 +26,18 @@ class ExpiredLeases {
 			    order by l.expires_at
 			    limit :batchSize
 			    for update of l, w skip locked
-			), ended as (
-			    delete from leases l using expired e where l.id = e.id
-			    returning l.*
-			), recorded as (
-			    insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at,
-			        ended_at, outcome, reason)
-			    select id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at, expires_at, 'expired', null
-			    from ended
-			    returning lease_id, item_id, worker_id, epoch, acquired_at, expires_at
-			), counted as (
+			), %s, counted as (
 			    update work_items w set consecutive_expirations = w.consecutive_expirations + 1
-			    from recorded r
-			    where w.id = r.item_id
+			    from recorded h
+			    where w.id = h.item_id
 			    returning w.id, w.consecutive_expirations
 			)
-			select r.*, c.consecutive_expirations
-			from recorded r
-			join counted c on c.id = r.item_id
-			""";
+			select h.lease_id, h.item_id, h.epoch, c.consecutive_expirations
+			from recorded h
+			join counted c on c.id = h.item_id
+			""".formatted(LeaseHistory.endAndRecord("using expired x where l.id = x.id",
+			// An expired lease ended at its expiry, whenever the reaper gets round to it.
+			"e.expires_at", "'expired'", "null"));
 
 	private final JdbcClient jdbc;
 
@@ -55,9 +48,8 @@ class ExpiredLeases {
 	List<ExpiredLease> reapExpired(int batchSize) {
 		return this.jdbc.sql(REAP_EXPIRED)
 			.param("batchSize", batchSize)
-			.query((rs, n) -> new ExpiredLease(Rows.uuid(rs, "lease_id"), Rows.uuid(rs, "item_id"),
-					rs.getString("worker_id"), rs.getLong("epoch"), Rows.instant(rs, "acquired_at"),
-					Rows.instant(rs, "expires_at"), rs.getInt("consecutive_expirations")))
+			.query((rs, n) -> new ExpiredLease(Rows.uuid(rs, "lease_id"), Rows.uuid(rs, "item_id"), rs.getLong("epoch"),
+					rs.getInt("consecutive_expirations")))
 			.list();
 	}
 

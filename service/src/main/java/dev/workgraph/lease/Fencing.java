@@ -6,20 +6,21 @@ import java.util.List;
 import java.util.UUID;
 
 import dev.workgraph.item.LockedItem;
-import dev.workgraph.view.LeaseView;
-import dev.workgraph.view.LeaseViews;
-import dev.workgraph.view.Rows;
+import dev.workgraph.model.LeaseOutcome;
+import dev.workgraph.model.LeaseRows;
+import dev.workgraph.model.LeaseView;
+import dev.workgraph.model.Rows;
 
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * The lease guard (ADR 002). A mutation made on behalf of a worker succeeds only while
+ * The lease guard (ADR 0000). A mutation made on behalf of a worker succeeds only while
  * the lease it presents is the item's active lease, carries the presented epoch and has
  * not reached expiresAt, all checked by PostgreSQL in the statement that writes. When the
- * guard matches nothing, one read says why, in the contract's order: expired, else ended,
- * else epoch mismatch.
+ * guard matches nothing, one read says why, in the documented order (docs/http-api.md,
+ * "Which stale-lease code"): expired, else ended, else epoch mismatch.
  *
  * <p>
  * Lock order: a lease-ending mutation locks the leased item row first
@@ -30,41 +31,37 @@ import org.springframework.stereotype.Repository;
 public class Fencing {
 
 	/**
+	 * The guard: the lease {@code l} is {@code :leaseId}, carries {@code :epoch} and has
+	 * not reached its expiresAt. Every statement that acts under a worker's lease has it
+	 * in its WHERE clause.
+	 */
+	public static final String LEASE_IS_CURRENT = "l.id = :leaseId and l.epoch = :epoch and l.expires_at > now()";
+
+	/**
 	 * Locks the item of the lease (if the lease is still active) and says whether the
 	 * guard holds now.
 	 */
 	static final String LOCK_ITEM_OF_LEASE = """
-			select w.id, w.status, w.parent_id, w.epoch, w.priority, w.queue, w.unmet_dependencies, w.open_children,
-			    l.epoch = :epoch and l.expires_at > now() as current
+			select %s, (%s) as current
 			from leases l
 			join work_items w on w.id = l.item_id
 			where l.id = :leaseId
 			for no key update of w
-			""";
+			""".formatted(LockedItem.columns("w"), LEASE_IS_CURRENT);
 
 	/**
-	 * Ends the lease if (and only if) it is still current, writing its single history
-	 * row.
+	 * Ends the lease if it is current, writing its single history row; any outcome but an
+	 * expiry ends the item's run of expiries.
 	 */
 	static final String END_IF_CURRENT = """
-			with ended as (
-			    delete from leases where id = :leaseId and epoch = :epoch and expires_at > now()
-			    returning *
-			), recorded as (
-			    insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at,
-			        ended_at, outcome, reason)
-			    select id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at, now(), :outcome, :reason
-			    from ended
-			    returning *
-			), streak_broken as (
+			with %s, streak_broken as (
 			    update work_items w set consecutive_expirations = 0
-			    from recorded r
-			    where w.id = r.item_id and w.consecutive_expirations <> 0
+			    from recorded h
+			    where w.id = h.item_id and w.consecutive_expirations <> 0
 			)
-			select lease_id as id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at, false as active,
-			    ended_at, outcome, reason
-			from recorded
-			""";
+			select %s
+			from recorded h
+			""".formatted(endIfCurrent(":outcome", ":reason"), LeaseRows.ENDED);
 
 	/**
 	 * Why a guard matched nothing: the lease as it is now (active or in history) and the
@@ -90,44 +87,41 @@ public class Fencing {
 	 * ({@code completed} false) and the caller rolls the whole statement back.
 	 */
 	static final String COMPLETE_IF_CURRENT = """
-			with ended as (
-			    delete from leases where id = :leaseId and epoch = :epoch and expires_at > now()
-			    returning *
-			), recorded as (
-			    insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at,
-			        ended_at, outcome, reason)
-			    select id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at, now(), 'completed', null
-			    from ended
-			    returning *
-			), completed as (
+			with %s, completed as (
 			    update work_items w
 			    set status = 'completed', result = :result::jsonb, closed_at = now(), updated_at = now(),
 			        consecutive_expirations = 0
-			    from recorded r
-			    where w.id = r.item_id and w.open_children = 0 and w.unmet_dependencies = 0
+			    from recorded h
+			    where w.id = h.item_id and w.open_children = 0 and w.unmet_dependencies = 0
 			    returning w.id, w.parent_id
 			)
-			select r.lease_id as id, r.item_id, r.worker_id, r.epoch, r.acquired_at, r.renewed_at, r.expires_at,
-			    false as active, r.ended_at, r.outcome, r.reason,
+			select %s,
 			    c.id is not null as completed, c.parent_id, w.open_children, w.unmet_dependencies,
-			    array(select d.item_id from dependencies d where d.depends_on_id = r.item_id) as dependents
-			from recorded r
-			join work_items w on w.id = r.item_id
-			left join completed c on c.id = r.item_id
-			""";
+			    array(select d.item_id from dependencies d where d.depends_on_id = h.item_id) as dependents
+			from recorded h
+			join work_items w on w.id = h.item_id
+			left join completed c on c.id = h.item_id
+			""".formatted(endIfCurrent("'completed'", "null"), LeaseRows.ENDED);
 
 	static final String RENEW_IF_CURRENT = """
-			update leases
+			update leases l
 			set expires_at = now() + make_interval(secs => :leaseSeconds), renewed_at = now()
-			where id = :leaseId and epoch = :epoch and expires_at > now()
-			returning id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at, true as active,
-			    null::timestamptz as ended_at, null as outcome, null as reason
-			""";
+			where %s
+			returning %s
+			""".formatted(LEASE_IS_CURRENT, LeaseRows.ACTIVE);
 
 	private final JdbcClient jdbc;
 
 	Fencing(JdbcClient jdbc) {
 		this.jdbc = jdbc;
+	}
+
+	/**
+	 * Ends the lease if (and only if) it is current, at the transaction's time: the CTEs
+	 * {@code ended} and {@code recorded}.
+	 */
+	private static String endIfCurrent(String outcome, String reason) {
+		return LeaseHistory.endAndRecord("where " + LEASE_IS_CURRENT, "now()", outcome, reason);
 	}
 
 	/**
@@ -158,7 +152,7 @@ public class Fencing {
 			.param("epoch", epoch)
 			.param("outcome", outcome.wire())
 			.param("reason", reason)
-			.query(LeaseViews::map)
+			.query(LeaseRows::map)
 			.optional()
 			.orElseThrow(() -> rejection(leaseId, epoch));
 	}
@@ -169,7 +163,7 @@ public class Fencing {
 			.param("leaseId", leaseId)
 			.param("epoch", epoch)
 			.param("leaseSeconds", leaseSeconds)
-			.query(LeaseViews::map)
+			.query(LeaseRows::map)
 			.optional()
 			.orElseThrow(() -> rejection(leaseId, epoch));
 	}
@@ -183,7 +177,7 @@ public class Fencing {
 			.param("leaseId", leaseId)
 			.param("epoch", epoch)
 			.param("result", result)
-			.query((rs, n) -> new Completion(LeaseViews.map(rs, n), rs.getBoolean("completed"),
+			.query((rs, n) -> new Completion(LeaseRows.map(rs, n), rs.getBoolean("completed"),
 					Rows.uuid(rs, "parent_id"), rs.getInt("open_children"), rs.getInt("unmet_dependencies"),
 					uuids(rs.getArray("dependents"))))
 			.optional()
@@ -218,9 +212,8 @@ public class Fencing {
 			return new LeaseRejected(LeaseRejected.Reason.EPOCH_MISMATCH, leaseId, presentedEpoch,
 					state.currentEpoch());
 		}
-		// The guard failed, yet the lease now looks current: it changed between the two
-		// statements.
-		// Retrying the whole transaction gives a consistent answer.
+		// The guard failed, yet the lease now looks current: it changed between the
+		// two statements. Retrying the whole transaction gives a consistent answer.
 		return new ConcurrencyFailureException("Lease " + leaseId + " changed while being checked");
 	}
 

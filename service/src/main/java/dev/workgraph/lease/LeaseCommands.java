@@ -7,18 +7,18 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
+import dev.workgraph.input.Json;
 import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.Cancellation;
 import dev.workgraph.item.LockedItem;
 import dev.workgraph.item.Readiness;
-import dev.workgraph.support.Coalescer;
-import dev.workgraph.support.InvalidRequest;
-import dev.workgraph.support.Json;
+import dev.workgraph.model.LeaseOutcome;
+import dev.workgraph.model.LeaseView;
+import dev.workgraph.problem.InvalidRequest;
 import dev.workgraph.support.Transactions;
 import dev.workgraph.support.Uuid7;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
-import dev.workgraph.view.LeaseView;
 import dev.workgraph.view.LeaseViews;
 import tools.jackson.databind.JsonNode;
 
@@ -30,7 +30,7 @@ import org.springframework.stereotype.Service;
  * transaction, so a rejected call writes nothing.
  */
 @Service
-public class LeaseCommands {
+class LeaseCommands {
 
 	/** Up to about 250 ms of backoff in all (doubling from 1 ms). */
 	private static final int EMPTY_CLAIM_RETRIES = 8;

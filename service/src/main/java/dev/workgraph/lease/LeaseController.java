@@ -2,7 +2,7 @@ package dev.workgraph.lease;
 
 import java.util.UUID;
 
-import dev.workgraph.view.LeaseView;
+import dev.workgraph.model.LeaseView;
 import jakarta.validation.Valid;
 
 import org.springframework.http.HttpStatus;

@@ -2,26 +2,19 @@ package dev.workgraph.lease;
 
 import java.util.UUID;
 
-import dev.workgraph.support.ProblemCode;
-import dev.workgraph.support.RequestRejected;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.RequestRejected;
 
 /**
  * A lease mutation was refused by fencing and wrote nothing. The problem carries the
  * lease, the epoch the caller presented and the item's current epoch. A worker receiving
  * it must stop working on the item: the item is no longer its to change.
  */
-public class LeaseRejected extends RequestRejected {
-
-	private final Reason reason;
+class LeaseRejected extends RequestRejected {
 
 	LeaseRejected(Reason reason, UUID leaseId, long presentedEpoch, long currentEpoch) {
 		super(codeOf(reason), detailOf(reason, leaseId, presentedEpoch, currentEpoch));
-		this.reason = reason;
 		with("leaseId", leaseId).with("presentedEpoch", presentedEpoch).with("currentEpoch", currentEpoch);
-	}
-
-	public Reason reason() {
-		return this.reason;
 	}
 
 	private static ProblemCode codeOf(Reason reason) {
@@ -43,8 +36,11 @@ public class LeaseRejected extends RequestRejected {
 		};
 	}
 
-	/** Why fencing refused, in the order the contract checks them (§5). */
-	public enum Reason {
+	/**
+	 * Why fencing refused, in the order they are checked (docs/http-api.md, "Which
+	 * stale-lease code").
+	 */
+	enum Reason {
 
 		/**
 		 * The lease died at its expiresAt, whether or not the reaper has recorded it yet.

@@ -24,20 +24,14 @@ class LeasesOfCancelledItems implements CancellationParticipant {
 	 * of this statement, never before it was acquired.
 	 */
 	static final String END_LEASES_OF_CANCELLED_ITEMS = """
-			with ended as (
-			    delete from leases where item_id = any(:ids::uuid[])
-			    returning *
-			), moment as (
+			with moment as (
 			    select clock_timestamp() as t
-			)
-			insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at, ended_at,
-			    outcome, reason)
-			select e.id, e.item_id, e.worker_id, e.epoch, e.acquired_at, e.renewed_at, e.expires_at,
-			    case when e.expires_at > moment.t then moment.t else e.expires_at end,
-			    case when e.expires_at > moment.t then 'cancelled' else 'expired' end,
-			    case when e.expires_at > moment.t then :reason end
-			from ended e cross join moment
-			""";
+			), %s
+			select count(*) from recorded
+			""".formatted(LeaseHistory.endAndRecord("where l.item_id = any(:ids::uuid[])",
+			"least(e.expires_at, (select t from moment))",
+			"case when e.expires_at > (select t from moment) then 'cancelled' else 'expired' end",
+			"case when e.expires_at > (select t from moment) then :reason end"));
 
 	private final JdbcClient jdbc;
 
@@ -50,7 +44,8 @@ class LeasesOfCancelledItems implements CancellationParticipant {
 		this.jdbc.sql(END_LEASES_OF_CANCELLED_ITEMS)
 			.param("ids", SqlArrays.uuids(itemIds))
 			.param("reason", reason)
-			.update();
+			.query(Long.class)
+			.single();
 	}
 
 }

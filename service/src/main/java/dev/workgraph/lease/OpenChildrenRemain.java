@@ -2,13 +2,13 @@ package dev.workgraph.lease;
 
 import java.util.UUID;
 
-import dev.workgraph.support.ProblemCode;
-import dev.workgraph.support.RequestRejected;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.RequestRejected;
 
 /** Completing was refused: the item still has children that are not terminal. */
-public class OpenChildrenRemain extends RequestRejected {
+class OpenChildrenRemain extends RequestRejected {
 
-	public OpenChildrenRemain(UUID itemId, int openChildren) {
+	OpenChildrenRemain(UUID itemId, int openChildren) {
 		super(ProblemCode.OPEN_CHILDREN, "Item " + itemId + " has " + openChildren
 				+ " open children; it can be completed once they are completed or cancelled");
 		with("itemId", itemId).with("openChildren", openChildren);

@@ -2,17 +2,17 @@ package dev.workgraph.lease;
 
 import java.util.UUID;
 
-import dev.workgraph.support.ProblemCode;
-import dev.workgraph.support.RequestRejected;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.RequestRejected;
 
 /**
  * Completing was refused: a dependency added while the item was leased is not completed
  * yet. The holder should release the item; it becomes ready again when the dependency
  * completes.
  */
-public class UnmetDependenciesRemain extends RequestRejected {
+class UnmetDependenciesRemain extends RequestRejected {
 
-	public UnmetDependenciesRemain(UUID itemId, int unmetDependencies) {
+	UnmetDependenciesRemain(UUID itemId, int unmetDependencies) {
 		super(ProblemCode.UNMET_DEPENDENCIES, "Item " + itemId + " has " + unmetDependencies
 				+ " unmet dependencies; release it instead, it becomes ready when they complete");
 		with("itemId", itemId).with("unmetDependencies", unmetDependencies);

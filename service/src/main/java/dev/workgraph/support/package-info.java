@@ -1,5 +1,5 @@
 /**
- * Small building blocks shared by every feature: ids, transactions, JSON text and input
- * hygiene.
+ * Small building blocks shared by every feature: time-ordered ids, retried transactions,
+ * and array parameters for SQL.
  */
 package dev.workgraph.support;

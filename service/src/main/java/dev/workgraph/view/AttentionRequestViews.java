@@ -9,6 +9,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.workgraph.model.AttentionStatus;
+import dev.workgraph.model.RaisedBy;
+import dev.workgraph.model.Rows;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -40,12 +44,12 @@ public class AttentionRequestViews {
 	}
 
 	/** The operator's inbox, newest first. */
-	public Page<AttentionRequestView> list(String status, UUID itemId, int limit, String cursor) {
+	public Page<AttentionRequestView> list(AttentionStatus status, UUID itemId, int limit, String cursor) {
 		StringBuilder sql = new StringBuilder(SELECT_WITH_TITLE).append("where true");
 		Map<String, Object> params = new LinkedHashMap<>();
 		if (status != null) {
 			sql.append(" and a.status = :status");
-			params.put("status", status);
+			params.put("status", status.wire());
 		}
 		if (itemId != null) {
 			sql.append(" and a.item_id = :itemId");
@@ -71,8 +75,9 @@ public class AttentionRequestViews {
 
 	static AttentionRequestView map(ResultSet rs, int rowNum) throws SQLException {
 		return new AttentionRequestView(Rows.uuid(rs, "id"), Rows.uuid(rs, "item_id"), rs.getString("item_title"),
-				Rows.uuid(rs, "lease_id"), rs.getString("worker_id"), rs.getLong("epoch"), rs.getString("raised_by"),
-				rs.getBoolean("blocking"), rs.getString("question"), rs.getString("context"), rs.getString("status"),
+				Rows.uuid(rs, "lease_id"), rs.getString("worker_id"), rs.getLong("epoch"),
+				RaisedBy.fromWire(rs.getString("raised_by")), rs.getBoolean("blocking"), rs.getString("question"),
+				rs.getString("context"), AttentionStatus.fromWire(rs.getString("status")),
 				Rows.instant(rs, "opened_at"), rs.getString("resolution"), rs.getString("resolved_by"),
 				Rows.instant(rs, "resolved_at"));
 	}

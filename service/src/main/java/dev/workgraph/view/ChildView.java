@@ -3,6 +3,7 @@ package dev.workgraph.view;
 import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import dev.workgraph.model.ItemStatus;
 
 /**
  * A direct child, with its result once completed, so the parent's next claimant can use

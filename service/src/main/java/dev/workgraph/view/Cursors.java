@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.UUID;
 
-import dev.workgraph.support.InvalidRequest;
+import dev.workgraph.problem.InvalidRequest;
 
 /**
  * Opaque keyset cursors: the sort key of the last entry on a page, base64url-encoded.

@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import dev.workgraph.model.Blockers;
+import dev.workgraph.model.ItemStatus;
+import dev.workgraph.model.LeaseView;
 
 /**
  * An item as every endpoint shows it: its fields, why it is blocked, what it depends on,

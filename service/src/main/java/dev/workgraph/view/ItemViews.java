@@ -10,6 +10,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.workgraph.model.ItemRow;
+import dev.workgraph.model.ItemStatus;
+import dev.workgraph.model.LeaseRows;
+import dev.workgraph.model.LeaseView;
+import dev.workgraph.model.Rows;
 import dev.workgraph.support.SqlArrays;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -38,9 +43,7 @@ public class ItemViews {
 			(select coalesce(json_agg(json_build_object('id', c.id, 'title', c.title, 'status', c.status,
 			        'result', c.result::text) order by c.id), '[]')
 			    from work_items c where c.parent_id = i.id) as children_json,
-			(select json_build_object('id', l.id, 'itemId', l.item_id, 'workerId', l.worker_id, 'epoch', l.epoch,
-			        'acquiredAt', l.acquired_at, 'renewedAt', l.renewed_at, 'expiresAt', l.expires_at,
-			        'active', l.expires_at > now())
+			(select %s
 			    from leases l where l.item_id = i.id) as lease_json,
 			(select coalesce(json_agg(json_build_object('id', a.id, 'itemId', a.item_id, 'itemTitle', t.title,
 			        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by,
@@ -49,7 +52,7 @@ public class ItemViews {
 			        'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
 			    from attention_requests a join work_items t on t.id = a.item_id
 			    where a.item_id = i.id) as attention_requests_json
-			""";
+			""".formatted(LeaseRows.ACTIVE_AS_JSON);
 
 	static final String ITEM_VIEWS_BY_ID = "select i.*,\n" + PARTS + "from work_items i where i.id = any(:ids::uuid[])";
 
@@ -96,7 +99,7 @@ public class ItemViews {
 		Map<UUID, ItemView> found = new HashMap<>();
 		JdbcClient.StatementSpec views = (ids.size() == 1) ? this.jdbc.sql(ITEM_VIEW_BY_ID).param("id", ids.getFirst())
 				: this.jdbc.sql(ITEM_VIEWS_BY_ID).param("ids", SqlArrays.uuids(ids));
-		views.query((rs, n) -> ItemRow.map(rs, n).toView(Parts.map(rs)))
+		views.query((rs, n) -> view(ItemRow.map(rs, n), Parts.map(rs)))
 			.list()
 			.forEach((view) -> found.put(view.id(), view));
 		return ids.stream().map(found::get).filter(Objects::nonNull).toList();
@@ -116,7 +119,7 @@ public class ItemViews {
 		partsOf.query((rs, n) -> Map.entry(Rows.uuid(rs, "id"), Parts.map(rs)))
 			.list()
 			.forEach((entry) -> parts.put(entry.getKey(), entry.getValue()));
-		return rows.stream().map((row) -> row.toView(parts.get(row.id()))).toList();
+		return rows.stream().map((row) -> view(row, parts.get(row.id()))).toList();
 	}
 
 	public Page<ItemView> list(ItemFilter filter, int limit, String cursor) {
@@ -147,33 +150,15 @@ public class ItemViews {
 		return new Page<>(assemble(page), next);
 	}
 
-	/** Which items to list; every field is optional. */
-	public record ItemFilter(ItemStatus status, String queue, UUID parentId) {
+	private static ItemView view(ItemRow row, Parts parts) {
+		return new ItemView(row.id(), row.title(), row.description(), row.priority(), row.queue(), row.metadata(),
+				row.parentId(), row.result(), row.epoch(), row.status(), row.createdAt(), row.updatedAt(),
+				row.readySince(), row.closedAt(), row.cancelReason(), row.blockers(), parts.dependsOn(),
+				parts.children(), parts.lease(), parts.attentionRequests());
 	}
 
-	/** A work_items row as read by {@code select *} or {@code returning *}. */
-	public record ItemRow(UUID id, String title, String description, int priority, String queue, String metadata,
-			UUID parentId, String result, long epoch, ItemStatus status, java.time.Instant createdAt,
-			java.time.Instant updatedAt, java.time.Instant readySince, java.time.Instant closedAt, String cancelReason,
-			Blockers blockers) {
-
-		public static ItemRow map(ResultSet rs, int rowNum) throws SQLException {
-			return new ItemRow(Rows.uuid(rs, "id"), rs.getString("title"), rs.getString("description"),
-					rs.getInt("priority"), rs.getString("queue"), rs.getString("metadata"), Rows.uuid(rs, "parent_id"),
-					rs.getString("result"), rs.getLong("epoch"), ItemStatus.fromWire(rs.getString("status")),
-					Rows.instant(rs, "created_at"), Rows.instant(rs, "updated_at"), Rows.instant(rs, "ready_since"),
-					Rows.instant(rs, "closed_at"), rs.getString("cancel_reason"),
-					new Blockers(rs.getInt("unmet_dependencies"), rs.getInt("open_children"),
-							rs.getInt("open_attention_requests")));
-		}
-
-		ItemView toView(Parts parts) {
-			return new ItemView(this.id, this.title, this.description, this.priority, this.queue, this.metadata,
-					this.parentId, this.result, this.epoch, this.status, this.createdAt, this.updatedAt,
-					this.readySince, this.closedAt, this.cancelReason, this.blockers, parts.dependsOn(),
-					parts.children(), parts.lease(), parts.attentionRequests());
-		}
-
+	/** Which items to list; every field is optional. */
+	public record ItemFilter(ItemStatus status, String queue, UUID parentId) {
 	}
 
 	/** What an item view shows besides the item's own row. */

@@ -2,7 +2,7 @@ package dev.workgraph.view;
 
 import java.util.List;
 
-import dev.workgraph.support.InvalidRequest;
+import dev.workgraph.problem.InvalidRequest;
 
 /** One page of a keyset-paginated list; {@code nextCursor} is null on the last page. */
 public record Page<T>(List<T> entries, String nextCursor) {

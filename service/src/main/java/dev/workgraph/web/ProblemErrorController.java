@@ -1,6 +1,8 @@
 package dev.workgraph.web;
 
-import dev.workgraph.support.ProblemCode;
+import dev.workgraph.problem.BodyTooLarge;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.Problems;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;

@@ -3,7 +3,8 @@ package dev.workgraph.web;
 import java.io.IOException;
 import java.io.PrintWriter;
 
-import dev.workgraph.support.ProblemCode;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.Problems;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
@@ -12,7 +13,7 @@ import org.apache.catalina.valves.ErrorReportValve;
  * Tomcat's error page for requests it refuses before any servlet runs (a URI with bad
  * percent-encoding, an encoded slash, bytes that are not UTF-8): the problem JSON every
  * other error gets, instead of Tomcat's HTML page. Errors inside the application never
- * get here; {@link ProblemErrorController} and {@link ProblemAdvice} answer those.
+ * get here; {@link ProblemErrorController} and {@code ProblemAdvice} answer those.
  * Installed as the host's error report valve by {@link WebConfiguration}; Tomcat creates
  * it by class name, hence public.
  */

@@ -4,10 +4,12 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
-import dev.workgraph.support.FieldError;
-import dev.workgraph.support.InvalidRequest;
+import dev.workgraph.problem.FieldError;
+import dev.workgraph.problem.InvalidRequest;
+import dev.workgraph.problem.JsonProblems;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
+import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -31,7 +33,13 @@ public class RequestBodies {
 	}
 
 	public <T> T bind(JsonNode body, Class<T> type) {
-		T request = this.mapper.treeToValue(body, type);
+		T request;
+		try {
+			request = this.mapper.treeToValue(body, type);
+		}
+		catch (JacksonException ex) {
+			throw JsonProblems.ofBinding(ex);
+		}
 		Set<ConstraintViolation<T>> violations = this.validator.validate(request);
 		if (!violations.isEmpty()) {
 			List<FieldError> errors = violations.stream()

@@ -3,7 +3,9 @@ package dev.workgraph.web;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
-import dev.workgraph.support.ProblemCode;
+import dev.workgraph.problem.BodyTooLarge;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.Problems;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -16,11 +18,11 @@ import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Caps request bodies (contract §5: over 10 MiB is 413 {@code payload_too_large}). A
- * declared Content-Length over the cap is refused before reading; a chunked body is
- * counted as it is read and fails the moment it passes the cap. Tomcat then discards the
- * rest of the body (up to {@code server.tomcat.max-swallow-size}) so that the client,
- * still sending, does receive the 413.
+ * Caps request bodies (over 10 MiB is 413 {@code payload_too_large}; docs/http-api.md,
+ * "Sizes and limits"). A declared Content-Length over the cap is refused before reading;
+ * a chunked body is counted as it is read and fails the moment it passes the cap. Tomcat
+ * then discards the rest of the body (up to {@code server.tomcat.max-swallow-size}) so
+ * that the client, still sending, does receive the 413.
  */
 class RequestSizeLimitFilter extends OncePerRequestFilter {
 

@@ -10,9 +10,11 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-import dev.workgraph.support.ProblemCode;
-import dev.workgraph.support.RequestRejected;
+import dev.workgraph.problem.ProblemCode;
+import dev.workgraph.problem.RequestRejected;
+import dev.workgraph.problem.JsonProblems;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,10 +29,10 @@ import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
  * Reads a request body in two steps: first the whole document as a JSON tree, then the
  * tree into the target type. Syntax and nesting limits are thus always judged before the
  * shape: a 10,000-deep array sent where an object is expected is a malformed request
- * (400, contract §5), not a type mismatch, and trailing garbage after a valid prefix is
- * caught even when binding would have stopped early. A body must be strict UTF-8 unless
- * its Content-Type names another charset. Bodies are at most 10 MiB (see
- * {@link RequestSizeLimitFilter}).
+ * (400), not a type mismatch, and trailing garbage after a valid prefix is caught even
+ * when binding would have stopped early. Each step's failure is explained by
+ * {@link JsonProblems}. A body must be strict UTF-8 unless its Content-Type names another
+ * charset. Bodies are at most 10 MiB (see {@link RequestSizeLimitFilter}).
  */
 class StrictJsonHttpMessageConverter extends JacksonJsonHttpMessageConverter {
 
@@ -41,18 +43,20 @@ class StrictJsonHttpMessageConverter extends JacksonJsonHttpMessageConverter {
 	@Override
 	public Object read(ResolvableType type, HttpInputMessage input, Map<String, Object> hints)
 			throws IOException, HttpMessageNotReadableException {
-		JsonNode document;
 		byte[] body = input.getBody().readAllBytes();
 		Charset charset = declaredCharset(input.getHeaders());
 		if (charset.equals(StandardCharsets.UTF_8) && !isStrictUtf8(body)) {
 			throw new RequestRejected(ProblemCode.MALFORMED_REQUEST, "The request body is not valid UTF-8");
 		}
-		try {
-			document = charset.equals(StandardCharsets.UTF_8) ? this.defaultMapper.readTree(body)
-					: this.defaultMapper.readTree(new String(body, charset));
-		}
-		catch (JacksonException ex) {
-			throw new HttpMessageNotReadableException("Unreadable JSON", ex, input);
+		JsonNode document;
+		try (JsonParser parser = charset.equals(StandardCharsets.UTF_8) ? this.defaultMapper.createParser(body)
+				: this.defaultMapper.createParser(new String(body, charset))) {
+			try {
+				document = this.defaultMapper.readTree(parser);
+			}
+			catch (JacksonException ex) {
+				throw JsonProblems.ofDocument(ex, parser);
+			}
 		}
 		if (document == null || document.isMissingNode()) {
 			throw new HttpMessageNotReadableException("Required request body is missing", input);
@@ -61,7 +65,7 @@ class StrictJsonHttpMessageConverter extends JacksonJsonHttpMessageConverter {
 			return this.defaultMapper.readerFor(getJavaType(type.getType(), null)).readValue(document);
 		}
 		catch (JacksonException ex) {
-			throw new HttpMessageNotReadableException("JSON does not match the expected shape", ex, input);
+			throw JsonProblems.ofBinding(ex);
 		}
 	}
 
@@ -90,8 +94,8 @@ class StrictJsonHttpMessageConverter extends JacksonJsonHttpMessageConverter {
 	}
 
 	/**
-	 * JSON is UTF-8 (RFC 8259 §8.1) unless the Content-Type names another charset, which
-	 * is then honoured.
+	 * JSON is UTF-8 (RFC 8259, section 8.1) unless the Content-Type names another
+	 * charset, which is then honoured.
 	 */
 	private static Charset declaredCharset(HttpHeaders headers) {
 		try {

@@ -14,8 +14,8 @@ import org.springframework.context.annotation.Configuration;
  * Jackson turns a JSON number or boolean into a string field by default
  * ({@code "workerId": 7} binds as {@code "7"}), which
  * {@code spring.jackson.mapper.allow-coercion-of-scalars=false} does not cover. A field
- * the contract types as text must arrive as a JSON string: anything else is a 422, like
- * every other type mismatch.
+ * the API types as text must arrive as a JSON string: anything else is a 422, like every
+ * other type mismatch.
  */
 @Configuration(proxyBeanMethods = false)
 class StrictJsonScalars {
@@ -31,7 +31,8 @@ class StrictJsonScalars {
 	/**
 	 * Jackson also reads an empty string as a null UUID, so {@code "parentId": ""} would
 	 * create a root item and {@code "dependsOn": [""]} report a missing value: an empty
-	 * id is a malformed id (422 naming the field, contract §5).
+	 * id is a malformed id (422 naming the field; docs/http-api.md, "Ids in paths and
+	 * bodies").
 	 */
 	@Bean
 	JsonMapperBuilderCustomizer idMustNotBeEmpty() {

@@ -43,8 +43,8 @@ class WebConfiguration {
 	}
 
 	/**
-	 * @param maxRequestSize bodies larger than this are refused with 413 (contract §5: 10
-	 * MiB)
+	 * @param maxRequestSize bodies larger than this are refused with 413
+	 * (docs/http-api.md, "Sizes and limits": 10 MiB)
 	 */
 	@ConfigurationProperties("workgraph.http")
 	record HttpProperties(@DefaultValue("10MB") DataSize maxRequestSize) {

@@ -1,5 +1,5 @@
 /**
- * HTTP concerns shared by every feature: RFC 9457 problems, request size limits, JSON
- * settings.
+ * HTTP plumbing shared by every feature: request size limits, strict JSON reading and
+ * binding, and problem answers for errors raised outside Spring MVC.
  */
 package dev.workgraph.web;

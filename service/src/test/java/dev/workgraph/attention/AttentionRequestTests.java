@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.workgraph.lease.Concurrently;
-import dev.workgraph.lease.LeaseTestSupport;
+import dev.workgraph.testing.Concurrently;
+import dev.workgraph.testing.LeaseTestSupport;
 import dev.workgraph.testing.Api;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,9 +16,10 @@ import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Attention requests (contract §1, §2, §5): blocking ones end the lease and hold the item
- * until answered, non-blocking ones are only recorded; answering recomputes readiness;
- * the operator's inbox lists them newest first.
+ * Attention requests (docs/http-api.md, "Ask for attention", "Attention requests inbox"):
+ * blocking ones end the lease and hold the item until answered, non-blocking ones are
+ * only recorded; answering recomputes readiness; the operator's inbox lists them newest
+ * first.
  */
 class AttentionRequestTests extends LeaseTestSupport {
 

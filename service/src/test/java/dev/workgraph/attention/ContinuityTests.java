@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.workgraph.lease.LeaseTestSupport;
+import dev.workgraph.testing.LeaseTestSupport;
 import dev.workgraph.testing.Database;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -13,11 +13,12 @@ import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The continuity preference (contract §2, §5): the worker whose lease ended with a
- * blocking question is preferred for the item, among items of the same priority, while
- * {@code now < readySince + continuity-window} (10 minutes here). It never reserves the
- * item; it restarts whenever the item becomes ready again and is over once anyone claims
- * it. Time passing is simulated by moving {@code readySince} back in SQL.
+ * The continuity preference (docs/http-api.md, "Continuity preference"): the worker whose
+ * lease ended with a blocking question is preferred for the item, among items of the same
+ * priority, while {@code now < readySince + continuity-window} (10 minutes here). It
+ * never reserves the item; it restarts whenever the item becomes ready again and is over
+ * once anyone claims it. Time passing is simulated by moving {@code readySince} back in
+ * SQL.
  */
 class ContinuityTests extends LeaseTestSupport {
 

@@ -44,7 +44,7 @@ final class ChaosCluster implements AutoCloseable {
 			properties.put("spring.datasource.password", "");
 			properties.put("spring.datasource.hikari.maximum-pool-size", Integer.toString(POOL_SIZE));
 			properties.put("spring.datasource.hikari.connection-timeout", Long.toString(POOL_TIMEOUT_MILLIS));
-			// The contract's default: a second in which a lease is dead but not yet
+			// The documented default: a second in which a lease is dead but not yet
 			// recorded.
 			properties.put("workgraph.lease.reaper-interval", "1s");
 			// Two expiries in a row already trip the crash-loop guard: exercised more

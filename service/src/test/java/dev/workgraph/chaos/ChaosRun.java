@@ -103,9 +103,8 @@ final class ChaosRun {
 			.start(() -> plan.inject(faults, new Random(this.settings.seed() ^ 0x5DEECE66DL), world::loading));
 
 		ServiceInstance.sleep(this.settings.load().toMillis());
-		// On a crowded machine the same time does less: extend the load (up to three
-		// times)
-		// until the workload has done enough to prove something.
+		// On a crowded machine the same time does less: extend the load (up to
+		// three times) until the workload has done enough to prove something.
 		long extendedUntil = started + 3 * this.settings.load().toNanos();
 		while (tally.get("claims") < this.settings.minimumClaims() && System.nanoTime() < extendedUntil) {
 			ServiceInstance.sleep(500);

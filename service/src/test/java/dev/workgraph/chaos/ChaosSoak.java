@@ -7,6 +7,7 @@ import java.nio.file.Path;
 
 import dev.workgraph.chaos.ChaosRun.FaultPlan;
 import dev.workgraph.chaos.ChaosRun.Result;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * faults=N violations=N errors_5xx=N} and fails unless the last two are 0. Not part of
  * the normal build (surefire only picks {@code *Tests}).
  */
+@Tag("chaos")
 @EnabledIfSystemProperty(named = "chaos.duration", matches = ".+")
 class ChaosSoak {
 

@@ -7,6 +7,7 @@ import dev.workgraph.chaos.ChaosRun.FaultPlan;
 import dev.workgraph.chaos.ChaosRun.Result;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * take part in every scenario. The seed is printed; rerun a failing one with
  * {@code -Dchaos.seed=N}. The long version is {@code bench/soak.sh}.
  */
+@Tag("chaos")
 class ChaosTests {
 
 	private static ChaosCluster cluster;

@@ -19,7 +19,7 @@ import dev.workgraph.chaos.ServerHistory.LeaseRow;
 
 /**
  * Checks a drained run: the client's record of every request and answer against the
- * database's own history. Each check is named after the invariant it proves (issue 4 §1):
+ * database's own history. Each check is named after the invariant it proves:
  * {@code 1-no-stale-write}, {@code 2-epochs-and-no-overlap}, {@code 3-one-outcome},
  * {@code 4-drained-nothing-lost}, {@code 5-readiness} and {@code 6-no-5xx} (the last is
  * found while recording).
@@ -130,8 +130,9 @@ final class HistoryChecker {
 			}
 			Exchange claim = this.claims.get(write.leaseId());
 			if (claim == null) {
-				continue; // a lease whose claim answer was lost: its writes are checked
-							// server-side
+				// A lease whose claim answer was lost: its writes are checked
+				// server-side.
+				continue;
 			}
 			if (write.epoch() != claim.epoch()) {
 				violation("1-no-stale-write",
@@ -271,7 +272,8 @@ final class HistoryChecker {
 				violation("3-one-outcome", "the answer shows outcome " + exchange.outcome() + ": " + exchange);
 			}
 		}
-		// Which stale-lease code (contract §5). "lease_expired" is only wrong when the
+		// Which stale-lease code (docs/http-api.md). "lease_expired" is only wrong when
+		// the
 		// lease's other ending had already been answered when the rejected request was
 		// sent: an ending whose transaction began before expiresAt may commit just after
 		// a request that found the lease past its expiry.

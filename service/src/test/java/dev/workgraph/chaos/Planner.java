@@ -19,7 +19,8 @@ import tools.jackson.databind.JsonNode;
  *
  * <p>
  * During the drain it only unblocks: an item waiting on a cancelled dependency stays
- * blocked until an operator removes that edge (contract §1), so it removes such edges.
+ * blocked until an operator removes that edge (docs/http-api.md, "Blockers"), so it
+ * removes such edges.
  */
 final class Planner implements Runnable {
 

@@ -218,7 +218,7 @@ final class SimulatedWorker implements Runnable {
 			ended();
 		}
 		else if ("open_children".equals(reply.code()) || "unmet_dependencies".equals(reply.code())) {
-			// Blockers arrived during the lease: the contract says release it instead.
+			// Blockers arrived during the lease: the API says release it instead.
 			release();
 		}
 		else {

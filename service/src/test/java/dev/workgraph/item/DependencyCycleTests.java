@@ -7,15 +7,17 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.Concurrently;
 import dev.workgraph.testing.Database;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The wait-for graph stays acyclic (contract §1): X waits for Y when X depends on Y or X
- * is Y's parent. A change that would close a cycle is 422 {@code dependency_cycle} naming
- * the cycle, writes nothing, and concurrent changes can never close one together.
+ * The wait-for graph stays acyclic (docs/http-api.md, "The wait-for graph"): X waits for
+ * Y when X depends on Y or X is Y's parent. A change that would close a cycle is 422
+ * {@code dependency_cycle} naming the cycle, writes nothing, and concurrent changes can
+ * never close one together.
  */
 class DependencyCycleTests extends GraphTest {
 
@@ -121,8 +123,8 @@ class DependencyCycleTests extends GraphTest {
 		for (int round = 0; round < 60; round++) {
 			UUID a = createItem("a" + round);
 			UUID b = createItem("b" + round);
-			List<Api.Response> responses = concurrently(
-					List.<Callable<Api.Response>>of(() -> addDependency(a, b), () -> addDependency(b, a)));
+			List<Api.Response> responses = Concurrently
+				.run(List.<Callable<Api.Response>>of(() -> addDependency(a, b), () -> addDependency(b, a)));
 			assertExactlyOneClosedTheGap(responses, round);
 			assertGraphIntact(round);
 		}
@@ -137,8 +139,8 @@ class DependencyCycleTests extends GraphTest {
 			UUID d = createItem("d" + round);
 			assertThat(addDependency(b, c).status()).isEqualTo(201);
 			assertThat(addDependency(d, a).status()).isEqualTo(201);
-			List<Api.Response> responses = concurrently(
-					List.<Callable<Api.Response>>of(() -> addDependency(a, b), () -> addDependency(c, d)));
+			List<Api.Response> responses = Concurrently
+				.run(List.<Callable<Api.Response>>of(() -> addDependency(a, b), () -> addDependency(c, d)));
 			assertExactlyOneClosedTheGap(responses, round);
 			assertGraphIntact(round);
 		}
@@ -152,9 +154,10 @@ class DependencyCycleTests extends GraphTest {
 			String title = "child" + round;
 			// A new child of parent that depends on other, and other depending on parent:
 			// parent -> child -> other -> parent.
-			List<Api.Response> responses = concurrently(List.<Callable<Api.Response>>of(() -> this.api.post("/items",
-					Map.of("title", title, "parentId", parent.toString(), "dependsOn", List.of(other.toString()))),
-					() -> addDependency(other, parent)));
+			List<Api.Response> responses = Concurrently
+				.run(List.<Callable<Api.Response>>of(() -> this.api.post("/items",
+						Map.of("title", title, "parentId", parent.toString(), "dependsOn", List.of(other.toString()))),
+						() -> addDependency(other, parent)));
 			assertExactlyOneClosedTheGap(responses, round);
 			assertGraphIntact(round);
 		}

@@ -7,6 +7,7 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.Concurrently;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -55,7 +56,7 @@ class GraphConcurrencyTests extends GraphTest {
 				Thread.sleep(delay);
 				return List.of(cancel(parent, "race").status());
 			});
-			List<List<Integer>> results = concurrently(tasks);
+			List<List<Integer>> results = Concurrently.run(tasks);
 			assertThat(results.getLast()).containsExactly(200);
 			results.subList(0, results.size() - 1)
 				.stream()
@@ -91,7 +92,7 @@ class GraphConcurrencyTests extends GraphTest {
 			List<Callable<Integer>> completions = claims.stream()
 				.<Callable<Integer>>map((claim) -> () -> complete(claim).status())
 				.toList();
-			assertThat(concurrently(completions)).containsOnly(200);
+			assertThat(Concurrently.run(completions)).containsOnly(200);
 			assertStatus(dependent, "ready");
 			assertBlockers(dependent, 0, 0, 0);
 			assertStatus(parent, "ready");
@@ -112,7 +113,7 @@ class GraphConcurrencyTests extends GraphTest {
 			List<Callable<Integer>> tasks = new ArrayList<>();
 			dependents.forEach((dependent) -> tasks.add(() -> addDependency(dependent, target).status()));
 			tasks.add(() -> complete(claim).status());
-			assertThat(concurrently(tasks)).containsOnly(201, 200);
+			assertThat(Concurrently.run(tasks)).containsOnly(201, 200);
 			assertStatus(target, "completed");
 			for (UUID dependent : dependents) {
 				assertStatus(dependent, "ready");
@@ -138,7 +139,7 @@ class GraphConcurrencyTests extends GraphTest {
 			List<Callable<Api.Response>> tasks = new ArrayList<>();
 			claims.forEach((claim) -> tasks.add(() -> complete(claim)));
 			tasks.add(() -> cancel(root, "race"));
-			List<Api.Response> responses = concurrently(tasks);
+			List<Api.Response> responses = Concurrently.run(tasks);
 			assertThat(responses.getLast().status()).as(responses.getLast().toString()).isEqualTo(200);
 			for (int i = 0; i < claims.size(); i++) {
 				Api.Response completion = responses.get(i);

@@ -4,11 +4,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.StreamSupport;
 
 import dev.workgraph.testing.Api;
@@ -117,30 +112,6 @@ abstract class GraphTest extends ServiceTest {
 
 	static List<String> ids(JsonNode array) {
 		return StreamSupport.stream(array.spliterator(), false).map((node) -> node.path("id").asString()).toList();
-	}
-
-	/**
-	 * Runs the tasks at the same moment (behind a barrier), each on its own thread, and
-	 * returns their results in order.
-	 */
-	static <T> List<T> concurrently(List<Callable<T>> tasks) {
-		CyclicBarrier barrier = new CyclicBarrier(tasks.size());
-		try (ExecutorService executor = Executors.newFixedThreadPool(tasks.size())) {
-			List<Future<T>> futures = tasks.stream().map((task) -> executor.submit(() -> {
-				barrier.await();
-				return task.call();
-			})).toList();
-			return futures.stream().map(GraphTest::join).toList();
-		}
-	}
-
-	private static <T> T join(Future<T> future) {
-		try {
-			return future.get();
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }

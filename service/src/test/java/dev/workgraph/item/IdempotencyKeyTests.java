@@ -8,12 +8,15 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.Concurrently;
 import dev.workgraph.testing.Database;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code Idempotency-Key} on {@code POST /items} (contract §2 "Items", §5). */
+/**
+ * {@code Idempotency-Key} on {@code POST /items} (docs/http-api.md, "Idempotency keys").
+ */
 class IdempotencyKeyTests extends GraphTest {
 
 	@Test
@@ -68,7 +71,7 @@ class IdempotencyKeyTests extends GraphTest {
 			for (int i = 0; i < 16; i++) {
 				requests.add(() -> post(key, "{\"title\":\"once\",\"queue\":\"q" + key + "\"}"));
 			}
-			List<Api.Response> responses = concurrently(requests);
+			List<Api.Response> responses = Concurrently.run(requests);
 			assertThat(responses.stream().map(Api.Response::status).filter((status) -> status == 201).count())
 				.as("%s", responses)
 				.isEqualTo(1);
@@ -115,7 +118,7 @@ class IdempotencyKeyTests extends GraphTest {
 	}
 
 	private long countItems() {
-		return this.jdbc.sql("select count(*) from work_items").query(Long.class).single();
+		return count("select count(*) from work_items");
 	}
 
 }

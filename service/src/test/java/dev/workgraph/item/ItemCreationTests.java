@@ -12,7 +12,8 @@ import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code POST /items} and {@code GET /items/{id}} (contract §1, §2 "Items", §5 "Ids").
+ * {@code POST /items} and {@code GET /items/{id}} (docs/http-api.md, "Create an item" and
+ * "Ids in paths and bodies").
  */
 class ItemCreationTests extends GraphTest {
 

@@ -3,19 +3,19 @@ package dev.workgraph.item;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.Concurrently;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code GET /items}: filters and keyset pagination (contract §2 "Items"). */
+/** {@code GET /items}: filters and keyset pagination (docs/http-api.md, "List items"). */
 class ItemListingTests extends GraphTest {
 
 	@Test
@@ -62,7 +62,7 @@ class ItemListingTests extends GraphTest {
 	void pagingWhileItemsAreCreatedStillSeesEveryEarlierItemExactlyOnce() {
 		Set<String> before = createMany(150, "before");
 		AtomicBoolean paging = new AtomicBoolean(true);
-		List<List<String>> results = concurrently(List.<Callable<List<String>>>of(() -> {
+		List<List<String>> results = Concurrently.run(List.<Callable<List<String>>>of(() -> {
 			try {
 				List<String> seen = new ArrayList<>();
 				for (int round = 0; round < 3; round++) {
@@ -174,7 +174,7 @@ class ItemListingTests extends GraphTest {
 			});
 		}
 		Set<String> created = new HashSet<>();
-		concurrently(creators).forEach(created::addAll);
+		Concurrently.run(creators).forEach(created::addAll);
 		assertThat(created).hasSize(count);
 		return created;
 	}

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every change to the graph moves items between {@code blocked} and {@code ready} exactly
  * as the readiness predicate says, with exact counters, and {@code readySince} stamped
- * afresh on every move into {@code ready} (contract §1, implementation notes).
+ * afresh on every move into {@code ready} (docs/http-api.md, "Readiness").
  */
 class ReadinessTransitionTests extends GraphTest {
 

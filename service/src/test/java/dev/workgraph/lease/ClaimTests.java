@@ -10,12 +10,13 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.LeaseTestSupport;
+import dev.workgraph.testing.ServiceTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import javax.sql.DataSource;
-
 import tools.jackson.databind.JsonNode;
+import javax.sql.DataSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -260,15 +261,7 @@ class ClaimTests extends LeaseTestSupport {
 	}
 
 	private List<UUID> claimAll(String workerId) {
-		List<UUID> claimed = new ArrayList<>();
-		while (true) {
-			Api.Response response = this.api.post("/claims", Map.of("workerId", workerId));
-			if (response.status() == 204) {
-				return claimed;
-			}
-			assertCreated(response);
-			claimed.add(itemId(response.body()));
-		}
+		return claimUntilEmpty(Map.of("workerId", workerId)).stream().map(ServiceTest::itemId).toList();
 	}
 
 	private static Duration leaseLength(JsonNode claim) {

@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 
 import dev.workgraph.WorkGraphApplication;
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.Concurrently;
+import dev.workgraph.testing.LeaseTestSupport;
 import dev.workgraph.testing.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -79,8 +81,8 @@ class CoalescedClaimFailureTests extends LeaseTestSupport {
 			threads.shutdownNow();
 		}
 		assertThat(answers).allSatisfy((answer) -> assertProblem(answer, 503, "service_unavailable"));
-		assertThat(this.jdbc.sql("select count(*) from leases").query(Long.class).single()).isZero();
-		assertThat(this.jdbc.sql("select count(*) from ready_items").query(Long.class).single()).isEqualTo(5);
+		assertThat(count("select count(*) from leases")).isZero();
+		assertThat(count("select count(*) from ready_items")).isEqualTo(5);
 		List<Api.Response> after = Concurrently.run(8, (i) -> api.post("/claims", Map.of("workerId", "w" + i)));
 		assertThat(after.stream().filter((answer) -> answer.status() == 201)).hasSize(5);
 		assertThat(after.stream().filter((answer) -> answer.status() == 204)).hasSize(3);

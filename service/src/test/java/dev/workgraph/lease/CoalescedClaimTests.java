@@ -19,6 +19,8 @@ import java.util.stream.IntStream;
 import dev.workgraph.support.Transactions;
 import dev.workgraph.support.Uuid7;
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.Concurrently;
+import dev.workgraph.testing.LeaseTestSupport;
 import dev.workgraph.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -114,9 +116,8 @@ class CoalescedClaimTests extends LeaseTestSupport {
 		UUID high = createItem("high", "priority", 1);
 		UUID plain = createItem("plain");
 		preferFor(preferred, "asker");
-		// Asker first: the higher priority wins; then "other" takes the older
-		// same-priority
-		// item, which is the preferred one, as it would one after the other.
+		// Asker first: the higher priority wins; then "other" takes the older item
+		// of the same priority, the preferred one, as it would one after the other.
 		List<Claims.Ask> asks = List.of(ask("asker", 60), ask("other", 60), ask("third", 60));
 		List<Optional<Claims.Claimed>> claimed = batch(asks, null);
 		assertThat(claimed).extracting((claim) -> claim.orElseThrow().item().id())
@@ -248,9 +249,9 @@ class CoalescedClaimTests extends LeaseTestSupport {
 		assertThat(itemId(responses.getFirst().body())).isEqualTo(first);
 		assertThat(itemId(responses.get(asker).body())).isEqualTo(asked);
 		assertThat(epoch(responses.get(asker).body())).isEqualTo(2);
-		// Freed slots may split the queued claims into two batches, which pass each
-		// other's
-		// locked rows like any concurrent claims; each still takes a distinct older item.
+		// Freed slots may split the queued claims into two batches, which pass
+		// each other's locked rows like any concurrent claims; each still takes a
+		// distinct older item.
 		assertThat(responses.stream().map((response) -> itemId(response.body())).distinct()).hasSize(alone + 5);
 		assertThat(responses.subList(1, alone + 5))
 			.allSatisfy((response) -> assertThat(itemId(response.body())).isIn(expectedOthers(older, asked)));

@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.stream.IntStream;
 
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.LeaseTestSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -121,7 +122,7 @@ class DecompositionTests extends LeaseTestSupport {
 		assertCreated(decomposed);
 		assertThat(decomposed.body().path("children")).hasSize(1000);
 		assertThat(item(parent).path("blockers").path("openChildren").asInt()).isEqualTo(1000);
-		assertThat(this.jdbc.sql("select count(*) from dependencies").query(Long.class).single()).isEqualTo(999);
+		assertThat(count("select count(*) from dependencies")).isEqualTo(999);
 		// The chain unblocks one child at a time.
 		JsonNode first = claim("w");
 		assertThat(first.path("item").path("title").asString()).isEqualTo("child k0");

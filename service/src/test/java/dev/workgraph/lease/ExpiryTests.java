@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.LeaseTestSupport;
 import org.junit.jupiter.api.Test;
-import javax.sql.DataSource;
-
 import tools.jackson.databind.JsonNode;
+import javax.sql.DataSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -20,10 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * Expiry (contract §2 "Expiry", §5): a lease is dead at expiresAt, its item stays leased
- * until the reaper records the expiry at expiresAt, and then the item returns to
- * circulation — unless it keeps killing its workers, when the crash-loop guard holds it
- * with a question.
+ * Expiry (docs/http-api.md, "Expiry" and "Expired but not yet recorded"): a lease is dead
+ * at expiresAt, its item stays leased until the reaper records the expiry at expiresAt,
+ * and then the item returns to circulation — unless it keeps killing its workers, when
+ * the crash-loop guard holds it with a question.
  */
 class ExpiryTests extends LeaseTestSupport {
 

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.LeaseTestSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -17,9 +18,10 @@ import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Contract §2/§5 fencing: every lease mutation against every way a lease can be stale or
- * dead. The answer is a 409 with the right code and the ids involved, it is the same
- * before and after the reaper has run, and nothing at all is written.
+ * Fencing (docs/http-api.md, "Fencing" and "Which stale-lease code"): every lease
+ * mutation against every way a lease can be stale or dead. The answer is a 409 with the
+ * right code and the ids involved, it is the same before and after the reaper has run,
+ * and nothing at all is written.
  */
 class FencingTests extends LeaseTestSupport {
 
@@ -47,7 +49,7 @@ class FencingTests extends LeaseTestSupport {
 		 */
 		SAME_WORKER_RECLAIMED_OLD_EXPIRED_LEASE, ENDED_BY_COMPLETE, ENDED_BY_RELEASE, ENDED_BY_LEASE_CANCEL,
 		ENDED_BY_DECOMPOSE, ENDED_BY_BLOCKING_ATTENTION_REQUEST, ENDED_BY_OPERATOR_CANCEL,
-		/** Ended beats epoch mismatch in the contract's order of checks. */
+		/** Ended beats epoch mismatch in the documented order of checks. */
 		ENDED_AND_PRESENTED_WITH_WRONG_EPOCH,
 		/** Past expiresAt, not yet recorded by the reaper: dead all the same. */
 		EXPIRED_NOT_YET_RECORDED,

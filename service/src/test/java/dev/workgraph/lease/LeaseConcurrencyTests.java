@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.Concurrently;
+import dev.workgraph.testing.LeaseTestSupport;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.LeaseTestSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -325,6 +326,31 @@ class LeaseLifecycleTests extends LeaseTestSupport {
 	}
 
 	@Test
+	void theDatabaseRefusesALeaseThatEndsBeforeItBeganAndALeasedItemNeverClaimed() {
+		UUID claimed = createItem("claimed");
+		JsonNode claim = claim("worker-1");
+		assertOk(complete(claim));
+		UUID neverClaimed = createItem("never claimed");
+		Map<String, Object> before = fingerprint();
+		assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> this.jdbc.sql("""
+				insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, expires_at, ended_at,
+				    outcome)
+				values (gen_random_uuid(), :item, 'worker-1', 2, now(), now() + interval '1 minute',
+				    now() - interval '1 second', 'released')
+				""").param("item", claimed).update())
+			.havingRootCause()
+			.withMessageContaining("lease_history_ends_after_acquired");
+		assertThatExceptionOfType(DataAccessException.class)
+			.isThrownBy(
+					() -> this.jdbc.sql("update work_items set status = 'leased', ready_since = null where id = :id")
+						.param("id", neverClaimed)
+						.update())
+			.havingRootCause()
+			.withMessageContaining("work_items_leased_has_epoch");
+		assertThat(fingerprint()).isEqualTo(before);
+	}
+
+	@Test
 	void operatorCancelEndsActiveLeasesOfTheItemAndItsDescendants() {
 		UUID root = createItem("root");
 		JsonNode rootClaim = claim("worker-1");
@@ -351,7 +377,7 @@ class LeaseLifecycleTests extends LeaseTestSupport {
 		assertProblem(renew(childClaim, 60), 409, "lease_ended");
 		assertProblem(complete(stalledClaim), 409, "lease_expired");
 		assertThat(reap()).isZero();
-		assertThat(this.jdbc.sql("select count(*) from leases").query(Long.class).single()).isZero();
+		assertThat(count("select count(*) from leases")).isZero();
 	}
 
 	@Test

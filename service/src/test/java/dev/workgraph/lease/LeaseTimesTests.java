@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.item.Cancellation;
-import dev.workgraph.item.Items;
+import dev.workgraph.item.Readiness;
 import dev.workgraph.support.Uuid7;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.ServiceTest;
@@ -36,7 +36,7 @@ class LeaseTimesTests extends ServiceTest {
 	private PlatformTransactionManager transactionManager;
 
 	@Autowired
-	private Items items;
+	private Readiness readiness;
 
 	@Autowired
 	private Cancellation cancellation;
@@ -75,7 +75,7 @@ class LeaseTimesTests extends ServiceTest {
 			// … a worker claims the item, committed by another connection …
 			claim("worker-1");
 			// … and only then does the cancel lock the item and end its lease.
-			this.items.lockExisting(item);
+			this.readiness.lockItem(item);
 			this.cancellation.cancelSubtree(item, "not needed");
 		});
 		Map<String, Object> times = this.jdbc

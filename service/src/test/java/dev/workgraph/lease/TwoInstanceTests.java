@@ -11,6 +11,8 @@ import java.util.stream.IntStream;
 
 import dev.workgraph.WorkGraphApplication;
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.Concurrently;
+import dev.workgraph.testing.LeaseTestSupport;
 import dev.workgraph.testing.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,8 +75,8 @@ class TwoInstanceTests extends LeaseTestSupport {
 		assertCreated(decompose(claimFrom("plans", "planner"),
 				IntStream.range(0, 1000).mapToObj((i) -> child("k" + i, "queue", "work", "priority", i % 4)).toList()));
 		Api[] instances = { this.api, second() };
-		List<List<JsonNode>> claimedByWorker = Concurrently.run(32,
-				(worker) -> claimUntilEmpty(instances[worker % 2], "worker-" + worker, "work"));
+		List<List<JsonNode>> claimedByWorker = Concurrently.run(32, (worker) -> claimUntilEmpty(instances[worker % 2],
+				Map.of("workerId", "worker-" + worker, "queues", List.of("work"))));
 		List<JsonNode> claimed = claimedByWorker.stream().flatMap(List::stream).toList();
 		assertThat(claimed).hasSize(1000);
 		assertThat(claimed.stream().map((claim) -> itemId(claim)).distinct()).hasSize(1000);
@@ -109,8 +111,8 @@ class TwoInstanceTests extends LeaseTestSupport {
 					IntStream.range(0, 1000).mapToObj((i) -> child("k" + i, "queue", "work")).toList()));
 		}
 		Api[] instances = { this.api, second() };
-		List<List<JsonNode>> claimed = Concurrently.run(16,
-				(worker) -> claimUntilEmpty(instances[worker % 2], "worker-" + worker, "work"));
+		List<List<JsonNode>> claimed = Concurrently.run(16, (worker) -> claimUntilEmpty(instances[worker % 2],
+				Map.of("workerId", "worker-" + worker, "queues", List.of("work"))));
 		assertThat(claimed.stream().mapToInt(List::size).sum()).isEqualTo(2000);
 		this.jdbc.sql(
 				"update leases set acquired_at = now() - interval '1 minute', expires_at = now() - interval '1 second'")
@@ -151,8 +153,8 @@ class TwoInstanceTests extends LeaseTestSupport {
 		LeaseReaper[] reapers = { this.reaper, secondReaper() };
 		Map<UUID, UUID> lastLease = new HashMap<>();
 		for (int round = 1; round <= 3; round++) {
-			List<List<JsonNode>> claimed = Concurrently.run(8,
-					(worker) -> claimUntilEmpty(instances[worker % 2], "worker-" + worker, "poison"));
+			List<List<JsonNode>> claimed = Concurrently.run(8, (worker) -> claimUntilEmpty(instances[worker % 2],
+					Map.of("workerId", "worker-" + worker, "queues", List.of("poison"))));
 			assertThat(claimed.stream().mapToInt(List::size).sum()).as("round %d", round).isEqualTo(100);
 			claimed.stream().flatMap(List::stream).forEach((claim) -> lastLease.put(itemId(claim), leaseId(claim)));
 			this.jdbc
@@ -176,18 +178,6 @@ class TwoInstanceTests extends LeaseTestSupport {
 		}
 		nothingToClaim();
 		assertThat(this.audit.run().inconsistencies()).isEmpty();
-	}
-
-	private List<JsonNode> claimUntilEmpty(Api instance, String workerId, String queue) {
-		List<JsonNode> claimed = new ArrayList<>();
-		while (true) {
-			Api.Response response = instance.post("/claims", Map.of("workerId", workerId, "queues", List.of(queue)));
-			if (response.status() == 204) {
-				return claimed;
-			}
-			assertThat(response.status()).as(response.toString()).isEqualTo(201);
-			claimed.add(response.body());
-		}
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.workgraph.testing;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -113,6 +114,32 @@ public abstract class ServiceTest {
 				"update leases set expires_at = now() - interval '1 second', acquired_at = now() - interval '1 minute' where id = :id")
 			.param("id", leaseId)
 			.update();
+	}
+
+	/** Claims with this request until nothing is left (204); every claim must succeed. */
+	protected List<JsonNode> claimUntilEmpty(Map<String, Object> request) {
+		return claimUntilEmpty(this.api, request);
+	}
+
+	/**
+	 * Claims through this instance until nothing is left (204); every claim must succeed.
+	 * Returns the claims in the order they were made.
+	 */
+	protected static List<JsonNode> claimUntilEmpty(Api api, Map<String, Object> request) {
+		List<JsonNode> claimed = new ArrayList<>();
+		while (true) {
+			Api.Response response = api.post("/claims", request);
+			if (response.status() == 204) {
+				return claimed;
+			}
+			assertThat(response.status()).as(response.toString()).isEqualTo(201);
+			claimed.add(response.body());
+		}
+	}
+
+	/** The single number a query such as {@code select count(*) ...} answers. */
+	protected long count(String sql) {
+		return this.jdbc.sql(sql).query(Long.class).single();
 	}
 
 	protected static List<String> codes(Api.Response... responses) {

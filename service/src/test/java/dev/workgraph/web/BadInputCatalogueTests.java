@@ -29,9 +29,9 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The bad-input catalogue (issue 4 §3): hostile requests against every endpoint, each
- * answered with a 4xx RFC 9457 problem carrying the contract's {@code code}, no Java
- * internals in the body, and the database exactly as it was.
+ * The bad-input catalogue: hostile requests against every endpoint, each answered with a
+ * 4xx RFC 9457 problem carrying its stable {@code code}, no Java internals in the body,
+ * and the database exactly as it was.
  *
  * <p>
  * Fixtures are made once per run of the table: a ready item, an item under an active

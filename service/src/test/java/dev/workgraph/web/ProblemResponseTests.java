@@ -17,8 +17,9 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Errors and bad input (contract §3, §5): every error is an RFC 9457 problem with the
- * contract's {@code code}; bad input is a 4xx, never a 500, and writes nothing.
+ * Errors and bad input (docs/http-api.md, "Problems" and "Precise rules"): every error is
+ * an RFC 9457 problem with the stable {@code code}; bad input is a 4xx, never a 500, and
+ * writes nothing.
  */
 class ProblemResponseTests extends ServiceTest {
 
@@ -246,7 +247,7 @@ class ProblemResponseTests extends ServiceTest {
 	}
 
 	private long itemCount() {
-		return this.jdbc.sql("select count(*) from work_items").query(Long.class).single();
+		return count("select count(*) from work_items");
 	}
 
 	private Api.Response post(String path, String json) {

@@ -1,0 +1,113 @@
+package dev.workgraph.item;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+
+import dev.workgraph.support.SqlArrays;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * The statement behind {@link Readiness}: applies blocker deltas to items and settles
+ * each touched item's status and claim queue entry, in one round trip for any number of
+ * items.
+ *
+ * <p>
+ * Rows are locked in id order, so concurrent adjustments that share items (two
+ * completions with a common dependent or parent) wait for each other instead of
+ * deadlocking, and each applies its delta to the latest counter values. The status is
+ * read from the locked row, i.e. its latest committed version, never from an older
+ * snapshot.
+ */
+@Repository
+class BlockerCounters {
+
+	static final String ADJUST_BLOCKERS = """
+			with delta as (
+			    select id, sum(unmet)::int as unmet, sum(children)::int as children, sum(attention)::int as attention
+			    from unnest(:ids::uuid[], :unmet::int[], :children::int[], :attention::int[])
+			        as d(id, unmet, children, attention)
+			    group by id
+			), lease_ended as (
+			    -- A join, not "id = any(array)": the reaper settles a thousand items at once,
+			    -- and testing each against the whole array made this statement quadratic.
+			    select distinct id from unnest(:leaseEnded::uuid[]) as e(id)
+			), next as materialized (
+			    select w.id, w.status as old_status, w.ready_since as old_ready_since,
+			        w.unmet_dependencies + d.unmet as unmet,
+			        w.open_children + d.children as children,
+			        w.open_attention_requests + d.attention as attention,
+			        w.status = 'leased' and e.id is null as leased
+			    from work_items w
+			    join delta d on d.id = w.id
+			    left join lease_ended e on e.id = w.id
+			    order by w.id
+			    for no key update of w
+			), settled as (
+			    select n.*, case
+			        when n.old_status in ('completed', 'cancelled') then n.old_status
+			        when n.leased then 'leased'
+			        when n.unmet = 0 and n.children = 0 and n.attention = 0 then 'ready'
+			        else 'blocked' end as status
+			    from next n
+			), updated as (
+			    update work_items w
+			    set unmet_dependencies = s.unmet,
+			        open_children = s.children,
+			        open_attention_requests = s.attention,
+			        status = s.status,
+			        ready_since = case when s.status = 'ready' then coalesce(s.old_ready_since, now()) end,
+			        updated_at = now()
+			    from settled s
+			    where w.id = s.id
+			    returning w.id, w.queue, w.priority, w.ready_since, s.old_status, s.status
+			), entered as (
+			    insert into ready_items (item_id, queue, priority, ready_since, preferred_worker_id)
+			    select u.id, u.queue, u.priority, u.ready_since,
+			        -- Continuity: the worker whose lease ended with a question is preferred for a while.
+			        (select case when h.outcome = 'attention_requested' then h.worker_id end
+			         from lease_history h where h.item_id = u.id order by h.epoch desc limit 1)
+			    from updated u
+			    where u.status = 'ready' and u.old_status <> 'ready'
+			)
+			-- Departed: leaving ready leaves the claim queue.
+			delete from ready_items r
+			using updated u
+			where r.item_id = u.id and u.old_status = 'ready' and u.status <> 'ready'
+			""";
+
+	private final JdbcClient jdbc;
+
+	BlockerCounters(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/**
+	 * Applies the deltas (an item's deltas add up) and settles the items, those of
+	 * {@code leaseEnded} as no longer leased.
+	 */
+	void adjust(List<BlockerDelta> deltas, Collection<UUID> leaseEnded) {
+		List<UUID> ids = new ArrayList<>(deltas.size());
+		int[] unmet = new int[deltas.size()];
+		int[] children = new int[deltas.size()];
+		int[] attention = new int[deltas.size()];
+		for (int i = 0; i < deltas.size(); i++) {
+			BlockerDelta delta = deltas.get(i);
+			ids.add(delta.itemId());
+			unmet[i] = delta.unmetDependencies();
+			children[i] = delta.openChildren();
+			attention[i] = delta.openAttentionRequests();
+		}
+		this.jdbc.sql(ADJUST_BLOCKERS)
+			.param("ids", SqlArrays.uuids(ids))
+			.param("unmet", SqlArrays.ints(unmet))
+			.param("children", SqlArrays.ints(children))
+			.param("attention", SqlArrays.ints(attention))
+			.param("leaseEnded", SqlArrays.uuids(leaseEnded))
+			.update();
+	}
+
+}

@@ -1,0 +1,30 @@
+package dev.workgraph.model;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/** How a lease ended; exactly one per ended lease, written once to lease_history. */
+public enum LeaseOutcome {
+
+	/** The holder completed the item. */
+	COMPLETED,
+	/** The holder gave the item back to the queue. */
+	RELEASED,
+	/** The holder or an operator cancelled the item (or an ancestor of it). */
+	CANCELLED,
+	/** The holder split the item into children; it waits for them. */
+	DECOMPOSED,
+	/** The holder asked a blocking question; the item waits for the answer. */
+	ATTENTION_REQUESTED,
+	/** Nobody renewed the lease before its expiresAt. */
+	EXPIRED;
+
+	@JsonValue
+	public String wire() {
+		return Wire.name(this);
+	}
+
+	public static LeaseOutcome fromWire(String value) {
+		return Wire.parse(LeaseOutcome.class, value);
+	}
+
+}

@@ -1,0 +1,75 @@
+package dev.workgraph.problem;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * Builds RFC 9457 problem responses: stable type and title per code, a human detail, the
+ * ids involved.
+ */
+public final class Problems {
+
+	private Problems() {
+	}
+
+	public static ProblemDetail detail(ProblemCode code, String detail, Map<String, Object> properties) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(code.status(), detail);
+		problem.setType(code.type());
+		problem.setTitle(code.title());
+		problem.setProperty("code", code.code());
+		properties.forEach(problem::setProperty);
+		return problem;
+	}
+
+	public static ResponseEntity<ProblemDetail> response(ProblemCode code, String detail) {
+		return response(code, detail, Map.of());
+	}
+
+	public static ResponseEntity<ProblemDetail> response(ProblemCode code, String detail,
+			Map<String, Object> properties) {
+		ResponseEntity.BodyBuilder builder = ResponseEntity.status(code.status())
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON);
+		if (code == ProblemCode.SERVICE_UNAVAILABLE) {
+			builder.header(HttpHeaders.RETRY_AFTER, "1");
+		}
+		return builder.body(detail(code, detail, properties));
+	}
+
+	public static ResponseEntity<ProblemDetail> invalid(List<FieldError> errors) {
+		return response(ProblemCode.VALIDATION_FAILED, dev.workgraph.problem.InvalidRequest.describe(errors),
+				Map.of("errors", errors));
+	}
+
+	/**
+	 * The problem body as JSON text, for places that write the response before Spring MVC
+	 * runs.
+	 */
+	public static String json(ProblemCode code, String detail) {
+		return json(code.status().value(), code, detail);
+	}
+
+	/** As {@link #json(ProblemCode, String)}, for a status the code does not own. */
+	public static String json(int status, ProblemCode code, String detail) {
+		return """
+				{"type":"%s","title":"%s","status":%d,"detail":"%s","code":"%s"}""".formatted(code.type(), code.title(),
+				status, detail.replace("\\", "\\\\").replace("\"", "\\\""), code.code());
+	}
+
+	/**
+	 * The code for an error status raised outside the application (by the servlet
+	 * container): the API's code for that status, else a generic one.
+	 */
+	public static ProblemCode codeFor(int status) {
+		return Arrays.stream(ProblemCode.values())
+			.filter((candidate) -> candidate.status().value() == status)
+			.findFirst()
+			.orElse((status >= 500) ? ProblemCode.INTERNAL_ERROR : ProblemCode.MALFORMED_REQUEST);
+	}
+
+}

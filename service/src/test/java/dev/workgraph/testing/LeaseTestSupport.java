@@ -1,0 +1,221 @@
+package dev.workgraph.testing;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.workgraph.lease.LeaseReaper;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Fixtures shared by the lease and attention tests: the lease mutations as the API names
+ * them, problem assertions, history reads, and the reaper (never scheduled in tests).
+ */
+public abstract class LeaseTestSupport extends ServiceTest {
+
+	@Autowired
+	protected LeaseReaper reaper;
+
+	/**
+	 * Every worker-side mutation that must present a current lease (docs/http-api.md,
+	 * "Fencing").
+	 */
+	public enum Mutation {
+
+		RENEW("renew"), COMPLETE("complete"), RELEASE("release"), CANCEL("cancel"), DECOMPOSE("decompose"),
+		BLOCKING_ATTENTION_REQUEST("attention-requests"), NON_BLOCKING_ATTENTION_REQUEST("attention-requests");
+
+		private final String path;
+
+		Mutation(String path) {
+			this.path = path;
+		}
+
+		/** A body that would succeed if the lease were current. */
+		public Map<String, Object> body(long epoch) {
+			return switch (this) {
+				case RENEW -> Map.of("epoch", epoch, "leaseSeconds", 120);
+				case COMPLETE -> Map.of("epoch", epoch, "result", Map.of("done", true));
+				case RELEASE, CANCEL -> Map.of("epoch", epoch, "reason", "stale worker says so");
+				case DECOMPOSE -> Map.of("epoch", epoch, "children", List.of(Map.of("key", "a", "title", "child a"),
+						Map.of("key", "b", "title", "child b", "dependsOn", List.of("a"))));
+				case BLOCKING_ATTENTION_REQUEST ->
+					Map.of("epoch", epoch, "question", "May I?", "blocking", true, "context", Map.of("k", 1));
+				case NON_BLOCKING_ATTENTION_REQUEST ->
+					Map.of("epoch", epoch, "question", "FYI", "blocking", false, "context", Map.of());
+			};
+		}
+
+		public String path(UUID leaseId) {
+			return "/leases/" + leaseId + "/" + this.path;
+		}
+
+		/** The last path segment, e.g. {@code renew}. */
+		public String segment() {
+			return this.path;
+		}
+
+	}
+
+	protected Api.Response mutate(Mutation mutation, UUID leaseId, long epoch) {
+		return this.api.post(mutation.path(leaseId), mutation.body(epoch));
+	}
+
+	protected Api.Response renew(JsonNode claim, Integer leaseSeconds) {
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("epoch", epoch(claim));
+		if (leaseSeconds != null) {
+			body.put("leaseSeconds", leaseSeconds);
+		}
+		return this.api.post("/leases/" + leaseId(claim) + "/renew", body);
+	}
+
+	protected Api.Response complete(JsonNode claim, Object result) {
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("epoch", epoch(claim));
+		body.put("result", result);
+		return this.api.post("/leases/" + leaseId(claim) + "/complete", body);
+	}
+
+	protected Api.Response release(JsonNode claim) {
+		return this.api.post("/leases/" + leaseId(claim) + "/release", Map.of("epoch", epoch(claim)));
+	}
+
+	protected Api.Response cancelLease(JsonNode claim, String reason) {
+		return this.api.post("/leases/" + leaseId(claim) + "/cancel", Map.of("epoch", epoch(claim), "reason", reason));
+	}
+
+	protected Api.Response decompose(JsonNode claim, List<Map<String, Object>> children) {
+		return this.api.post("/leases/" + leaseId(claim) + "/decompose",
+				Map.of("epoch", epoch(claim), "children", children));
+	}
+
+	protected Api.Response askForAttention(JsonNode claim, String question, boolean blocking) {
+		return this.api.post("/leases/" + leaseId(claim) + "/attention-requests",
+				Map.of("epoch", epoch(claim), "question", question, "blocking", blocking));
+	}
+
+	protected Api.Response resolve(UUID requestId, String resolution) {
+		return this.api.post("/attention-requests/" + requestId + "/resolve",
+				Map.of("resolution", resolution, "resolvedBy", "operator-ann"));
+	}
+
+	protected Api.Response operatorCancel(UUID itemId, String reason) {
+		return this.api.post("/items/" + itemId + "/cancel", Map.of("reason", reason));
+	}
+
+	/**
+	 * Claims, in only this queue, as this worker; fails the test when nothing is ready.
+	 */
+	protected JsonNode claimFrom(String queue, String workerId) {
+		return claim(Map.of("workerId", workerId, "queues", List.of(queue)));
+	}
+
+	protected JsonNode claim(String workerId, int leaseSeconds) {
+		return claim(Map.of("workerId", workerId, "leaseSeconds", leaseSeconds));
+	}
+
+	/** Asserts that nothing is claimable for this request. */
+	protected void nothingToClaim(Map<String, Object> request) {
+		Api.Response claimed = this.api.post("/claims", request);
+		assertThat(claimed.status()).as(claimed.toString()).isEqualTo(204);
+		assertThat(claimed.raw().body()).isEmpty();
+	}
+
+	protected void nothingToClaim() {
+		nothingToClaim(Map.of("workerId", "anybody"));
+	}
+
+	protected int reap() {
+		return this.reaper.reapExpired();
+	}
+
+	/** Claims as this worker, with these further claim fields, until nothing is left. */
+	protected List<JsonNode> claimUntilEmpty(String workerId, Map<String, Object> options) {
+		Map<String, Object> request = new LinkedHashMap<>(options);
+		request.put("workerId", workerId);
+		return claimUntilEmpty(request);
+	}
+
+	protected JsonNode lease(UUID leaseId) {
+		Api.Response lease = this.api.get("/leases/" + leaseId);
+		assertThat(lease.status()).as(lease.toString()).isEqualTo(200);
+		return lease.body();
+	}
+
+	/** {@code GET /items/{id}/leases}: every lease of the item, ordered by epoch. */
+	protected List<JsonNode> leasesOf(UUID itemId) {
+		Api.Response leases = this.api.get("/items/" + itemId + "/leases");
+		assertThat(leases.status()).as(leases.toString()).isEqualTo(200);
+		List<JsonNode> list = new ArrayList<>();
+		leases.body().path("leases").forEach(list::add);
+		return list;
+	}
+
+	protected Map<String, Object> fingerprint() {
+		return Database.fingerprint(this.jdbc);
+	}
+
+	protected static void assertProblem(Api.Response response, int status, String code) {
+		assertThat(response.status()).as(response.toString()).isEqualTo(status);
+		assertThat(response.code()).as(response.toString()).isEqualTo(code);
+		assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+		assertThat(response.body().path("type").asString()).isNotBlank();
+		assertThat(response.body().path("title").asString()).isNotBlank();
+		assertThat(response.body().path("detail").asString()).isNotBlank();
+		assertThat(response.body().path("status").asInt()).isEqualTo(status);
+	}
+
+	protected static void assertCreated(Api.Response response) {
+		assertThat(response.status()).as(response.toString()).isEqualTo(201);
+	}
+
+	protected static void assertOk(Api.Response response) {
+		assertThat(response.status()).as(response.toString()).isEqualTo(200);
+	}
+
+	protected static Instant instant(JsonNode node) {
+		assertThat(node.isString()).as("timestamp %s", node).isTrue();
+		return Instant.parse(node.asString());
+	}
+
+	protected static UUID uuid(JsonNode node) {
+		return UUID.fromString(node.asString());
+	}
+
+	protected static List<UUID> ids(JsonNode array) {
+		List<UUID> ids = new ArrayList<>();
+		array.forEach((entry) -> ids.add(uuid(entry.path("id"))));
+		return ids;
+	}
+
+	protected static Map<String, Object> child(String key, Object... keyValues) {
+		Map<String, Object> child = new LinkedHashMap<>();
+		child.put("key", key);
+		child.put("title", "child " + key);
+		for (int i = 0; i < keyValues.length; i += 2) {
+			child.put((String) keyValues[i], keyValues[i + 1]);
+		}
+		return child;
+	}
+
+	/** The database's clock, which is the only clock leases follow. */
+	protected Instant databaseNow() {
+		return this.jdbc.sql("select now()").query(java.time.OffsetDateTime.class).single().toInstant();
+	}
+
+	protected long historyRows(UUID itemId) {
+		return this.jdbc.sql("select count(*) from lease_history where item_id = :id")
+			.param("id", itemId)
+			.query(Long.class)
+			.single();
+	}
+
+}
