@@ -87,7 +87,7 @@ public class Bench {
 
 	/**
 	 * Ready items per point: this many times (best rate seen) x (point length), and never
-	 * less than the quiet-machine rates of performance-notes.md allow for (a neighbour's
+	 * less than the rates a quiet machine of this kind reaches allow for (a neighbour's
 	 * load can stop mid-run, and a drained queue must not be measured as throughput).
 	 */
 	static final double SUPPLY_FACTOR = 3;

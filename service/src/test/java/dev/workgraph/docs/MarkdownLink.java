@@ -1,0 +1,7 @@
+package dev.workgraph.docs;
+
+/**
+ * A link as written in a Markdown file, and the (1-based) line its target is on.
+ */
+record MarkdownLink(String target, int line) {
+}
