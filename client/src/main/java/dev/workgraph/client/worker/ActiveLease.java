@@ -518,7 +518,7 @@ final class ActiveLease implements LeaseContext {
 	}
 
 	/**
-	 * Marks the lease lost and interrupts the handler (unless it is the one losing it).
+	 * Marks the lease lost; {@link #announce} then tells the handler and the listener.
 	 */
 	private LeaseLost loseLocked(LeaseLost.Reason reason, String message, Throwable cause) {
 		this.state = State.LOST;
@@ -526,16 +526,24 @@ final class ActiveLease implements LeaseContext {
 		cancel(this.renewal);
 		cancel(this.watchdog);
 		this.lostBecause = new LeaseLost(this.lease.id(), reason, message, cause);
-		if (this.handlerThread != null && this.handlerThread != Thread.currentThread()) {
-			this.handlerThread.interrupt();
-		}
 		return this.lostBecause;
 	}
 
+	/**
+	 * Tells everyone, in this order: {@link #whenLost()} completes, then the handler's
+	 * thread is interrupted (so that a handler woken by the interrupt finds the reason
+	 * there), then the listener hears of it.
+	 */
 	private void announce(LeaseLost lostNow) {
 		System.Logger.Level level = (lostNow.reason() == LeaseLost.Reason.WORKER_STOPPED) ? INFO : WARNING;
 		Settings.LOG.log(level, "{0}: lease lost ({1}): {2}", this, lostNow.reason(), lostNow.getMessage());
 		this.lost.complete(lostNow);
+		synchronized (this) {
+			// Under the lock: the thread is ours only while it runs this handler.
+			if (this.handlerThread != null && this.handlerThread != Thread.currentThread()) {
+				this.handlerThread.interrupt();
+			}
+		}
 		this.settings.tell(() -> this.settings.listener().leaseLost(this, lostNow));
 	}
 
