@@ -247,7 +247,11 @@ final class ActiveLease implements LeaseContext {
 					}
 					lastFailure = failure;
 					ambiguous |= mayHaveBeenProcessed(failure);
-					interrupted |= pause(retryDelay(attempt, failure), remaining());
+					Duration retryIn = retryDelay(attempt, failure);
+					Settings.LOG.log(DEBUG, "{0}: could not {1} ({2}); retrying in {3} ms", this, what,
+							failure.getMessage(), retryIn.toMillis());
+					this.settings.tell(() -> this.settings.listener().writeFailed(this, failure, retryIn));
+					interrupted |= pause(retryIn, remaining());
 				}
 			}
 			T ours = ambiguous ? ifOurs(outcome, recover) : null;

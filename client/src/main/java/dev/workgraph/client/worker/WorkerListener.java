@@ -31,6 +31,14 @@ public interface WorkerListener {
 	default void renewalFailed(LeaseContext lease, WorkGraphException failure, Duration retryIn) {
 	}
 
+	/**
+	 * A write that ends the lease (complete, release, cancel, decompose, a blocking
+	 * question) failed without a refusal; it is sent again after {@code retryIn}, within
+	 * the time the lease has left.
+	 */
+	default void writeFailed(LeaseContext lease, WorkGraphException failure, Duration retryIn) {
+	}
+
 	/** The lease was lost; the handler has been told and interrupted. */
 	default void leaseLost(LeaseContext lease, LeaseLost reason) {
 	}

@@ -441,13 +441,13 @@ class WorkerHttpTests {
 			catch (InterruptedException ex) {
 				this.interruptedAt.set(System.nanoTime());
 				this.lost.set(context.whenLost().getNow(null));
-				this.interrupted.countDown();
 				try {
 					context.complete("finished anyway");
 				}
 				catch (RuntimeException refused) {
 					this.completeAfterLoss.set(refused);
 				}
+				this.interrupted.countDown();
 			}
 			finally {
 				this.finished.countDown();

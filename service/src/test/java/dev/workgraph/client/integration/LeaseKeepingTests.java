@@ -153,13 +153,13 @@ class LeaseKeepingTests extends WorkerClientTest {
 			catch (InterruptedException ex) {
 				this.interruptedAt.set(System.nanoTime());
 				this.lost.set(lease.whenLost().getNow(null));
-				this.interrupted.countDown();
 				try {
 					lease.complete(Map.of("done", "anyway"));
 				}
 				catch (RuntimeException refused) {
 					this.refusedLocally.set(refused);
 				}
+				this.interrupted.countDown();
 			}
 			finally {
 				this.finished.countDown();
