@@ -460,10 +460,12 @@ public final class WorkGraphClient {
 			this.baseUrl = baseUrl;
 		}
 
-		/** Sends {@code Authorization: Bearer <token>} with every request. */
+		/**
+		 * Sends {@code Authorization: Bearer <token>} with every request; null (say, an
+		 * unset environment variable) sends none, for a service without access control.
+		 */
 		public Builder token(String token) {
-			Objects.requireNonNull(token, "token");
-			this.token = () -> token;
+			this.token = (token != null && !token.isBlank()) ? () -> token : null;
 			return this;
 		}
 

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 
 import dev.workgraph.client.Claim;
@@ -28,6 +29,8 @@ import static java.lang.System.Logger.Level.WARNING;
  * back-off while nothing is ready.
  */
 final class ClaimLoop implements Runnable {
+
+	private static final AtomicBoolean POLLING_ANNOUNCED = new AtomicBoolean();
 
 	private final Settings settings;
 
@@ -95,7 +98,8 @@ final class ClaimLoop implements Runnable {
 			catch (ValidationFailed rejected) {
 				if (this.longPoll && rejected.concerns("waitSeconds")) {
 					this.longPoll = false;
-					Settings.LOG.log(INFO,
+					// Said once per process: a hundred workers need not all say it.
+					Settings.LOG.log(POLLING_ANNOUNCED.getAndSet(true) ? DEBUG : INFO,
 							"The service does not support waiting claims (waitSeconds); polling instead");
 					this.settings.tell(() -> this.settings.listener().longPollUnsupported());
 				}

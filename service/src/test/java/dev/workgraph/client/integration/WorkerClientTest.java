@@ -41,8 +41,15 @@ abstract class WorkerClientTest extends ServiceTest {
 	}
 
 	@AfterEach
-	void stopWorkers() {
-		this.workers.forEach((worker) -> worker.stop(Duration.ofSeconds(5)));
+	void stopWorkers() throws InterruptedException {
+		// All at once: each may wait out its grace period.
+		java.util.List<Thread> stopping = this.workers.stream()
+			.map((worker) -> Thread.ofPlatform().start(() -> worker.stop(Duration.ofSeconds(5))))
+			.toList();
+		for (Thread thread : stopping) {
+			thread.join();
+		}
+		this.workers.clear();
 	}
 
 	/**
