@@ -3,11 +3,9 @@ package dev.workgraph.chaos;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 import dev.workgraph.client.Item;
 import dev.workgraph.client.ItemStatus;
@@ -15,8 +13,9 @@ import dev.workgraph.client.Lease;
 import dev.workgraph.client.LeaseOutcome;
 import dev.workgraph.client.NewItem;
 import dev.workgraph.client.WorkGraphClient;
+import dev.workgraph.client.integration.Items;
+import dev.workgraph.client.integration.StubbornHandler;
 import dev.workgraph.client.problem.ServiceUnavailable;
-import dev.workgraph.client.problem.ServiceUnreachable;
 import dev.workgraph.client.problem.WorkGraphException;
 import dev.workgraph.client.worker.Backoff;
 import dev.workgraph.client.worker.ItemHandler;
@@ -90,7 +89,7 @@ class WorkerThroughRestartsTests {
 			// back, under the same lease and epoch.
 			return Map.of("finished", "while the service was down");
 		}).queues("long").leaseSeconds(60).listener(longEvents));
-		Stubborn stubborn = new Stubborn();
+		StubbornHandler stubborn = new StubbornHandler();
 		Worker hasty = start(worker("hasty", stubborn).queues("short").leaseSeconds(3));
 		assertThat(longStarted.await(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(stubborn.working.await(30, TimeUnit.SECONDS)).isTrue();
@@ -106,7 +105,7 @@ class WorkerThroughRestartsTests {
 		hasty.stop(Duration.ofSeconds(5)); // or it would claim the item again
 		service().start();
 
-		Item finished = awaitStatus(longItem.id(), ItemStatus.COMPLETED);
+		Item finished = Items.awaitStatus(this.client, longItem.id(), ItemStatus.COMPLETED, Duration.ofSeconds(60));
 		assertThat(finished.result().path("finished").asString()).isEqualTo("while the service was down");
 		assertThat(this.client.leasesOfItem(longItem.id())).singleElement().satisfies((lease) -> {
 			assertThat(lease.epoch()).isEqualTo(1);
@@ -119,7 +118,7 @@ class WorkerThroughRestartsTests {
 		// one epoch up. The stale holder's completion was never sent: its lease ended as
 		// expired, not completed.
 		start(worker("successor", (lease) -> Map.of("by", "successor")).queues("short").leaseSeconds(30));
-		awaitStatus(shortItem.id(), ItemStatus.COMPLETED);
+		Items.awaitStatus(this.client, shortItem.id(), ItemStatus.COMPLETED, Duration.ofSeconds(60));
 		List<Lease> leases = this.client.leasesOfItem(shortItem.id());
 		assertThat(leases).extracting(Lease::epoch, Lease::workerId, Lease::outcome)
 			.containsExactly(org.assertj.core.groups.Tuple.tuple(1L, "hasty", LeaseOutcome.EXPIRED),
@@ -150,7 +149,7 @@ class WorkerThroughRestartsTests {
 		finally {
 			cluster.postgres().startServer();
 		}
-		Item done = awaitStatus(item.id(), ItemStatus.COMPLETED);
+		Item done = Items.awaitStatus(this.client, item.id(), ItemStatus.COMPLETED, Duration.ofSeconds(60));
 		assertThat(done.result().path("done").asBoolean()).isTrue();
 		assertThat(events.renewalFailures).as("renewal failures while PostgreSQL was down")
 			.anySatisfy((failure) -> assertThat(failure).isInstanceOf(ServiceUnavailable.class));
@@ -175,58 +174,6 @@ class WorkerThroughRestartsTests {
 		Worker worker = builder.build();
 		this.workers.add(worker);
 		return worker.start();
-	}
-
-	/** Reads an item, riding through a service that is still coming back. */
-	private Item awaitStatus(UUID itemId, ItemStatus status) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-		Item item = null;
-		while (System.nanoTime() < deadline) {
-			try {
-				item = this.client.getItem(itemId);
-				if (item.status() == status) {
-					return item;
-				}
-			}
-			catch (ServiceUnreachable | ServiceUnavailable ex) {
-				// still restarting
-			}
-			Thread.sleep(100);
-		}
-		throw new AssertionError(
-				"item " + itemId + " is " + ((item != null) ? item.status() : "unreadable") + ", not " + status);
-	}
-
-	/** Works until interrupted, then tries to complete anyway. */
-	private static final class Stubborn implements ItemHandler {
-
-		final CountDownLatch working = new CountDownLatch(1);
-
-		final CountDownLatch interrupted = new CountDownLatch(1);
-
-		final AtomicReference<LeaseLost> lost = new AtomicReference<>();
-
-		final AtomicReference<Throwable> refusedLocally = new AtomicReference<>();
-
-		@Override
-		public Object handle(LeaseContext lease) {
-			this.working.countDown();
-			try {
-				Thread.sleep(120_000);
-			}
-			catch (InterruptedException ex) {
-				this.lost.set(lease.whenLost().getNow(null));
-				try {
-					lease.complete(Map.of("by", "the stale holder"));
-				}
-				catch (RuntimeException refused) {
-					this.refusedLocally.set(refused);
-				}
-				this.interrupted.countDown();
-			}
-			return Map.of("by", "the stale holder");
-		}
-
 	}
 
 	private static final class Events implements WorkerListener {

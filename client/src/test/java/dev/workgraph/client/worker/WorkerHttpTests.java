@@ -53,16 +53,7 @@ class WorkerHttpTests {
 	/** One claim of {@code leaseId}, then nothing. */
 	private Map<String, Object> offerOneLease(Duration length) {
 		Map<String, Object> lease = FakeService.lease(this.leaseId, this.itemId, 1, length);
-		AtomicInteger claims = new AtomicInteger();
-		this.service.on("POST", "/claims", (request, answer) -> {
-			if (claims.incrementAndGet() == 1) {
-				answer.json(201, FakeService.claim(lease, "leased"));
-			}
-			else {
-				answer.hang(Duration.ofMillis(200));
-				answer.empty(204);
-			}
-		});
+		offerLease(lease);
 		return lease;
 	}
 

@@ -1,5 +1,6 @@
 package dev.workgraph.client.integration;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -30,7 +31,7 @@ class ExampleAgentTests extends WorkerClientTest {
 		assertThat(question.question()).contains("May I deploy release 1.4");
 		assertThat(question.workerId()).isEqualTo("example-agent");
 		this.client.resolveAttentionRequest(question.id(), "Yes, go ahead", "release-manager");
-		Item done = awaitStatus(plan.id(), ItemStatus.COMPLETED, 90);
+		Item done = Items.awaitStatus(this.client, plan.id(), ItemStatus.COMPLETED, Duration.ofSeconds(90));
 		assertThat(done.result().path("steps").size()).isEqualTo(4);
 		assertThat(done.result().path("steps").path("Approve the production deployment").path("answer").asString())
 			.isEqualTo("Yes, go ahead");
@@ -60,17 +61,6 @@ class ExampleAgentTests extends WorkerClientTest {
 			Thread.sleep(100);
 		}
 		throw new AssertionError("the agent asked no question");
-	}
-
-	private Item awaitStatus(UUID itemId, ItemStatus status, int seconds) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-		Item item = this.client.getItem(itemId);
-		while (item.status() != status && System.nanoTime() < deadline) {
-			Thread.sleep(100);
-			item = this.client.getItem(itemId);
-		}
-		assertThat(item.status()).as("status of %s", item.title()).isEqualTo(status);
-		return item;
 	}
 
 }
