@@ -77,6 +77,11 @@ public final class ExampleAgent {
 			System.exit(2);
 			return;
 		}
+		// The runtime logs through System.Logger; without a logging library that is
+		// java.util.logging, here on one line per message.
+		if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+			System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT  %4$s: %5$s%6$s%n");
+		}
 		WorkGraphClient client = WorkGraphClient.builder(options.url()).token(options.token()).build();
 		if (options.seed()) {
 			try {
