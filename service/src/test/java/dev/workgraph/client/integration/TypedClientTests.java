@@ -13,7 +13,6 @@ import dev.workgraph.client.Completion;
 import dev.workgraph.client.CompletionResult;
 import dev.workgraph.client.Decomposed;
 import dev.workgraph.client.EndedLease;
-import dev.workgraph.client.IssuedToken;
 import dev.workgraph.client.Item;
 import dev.workgraph.client.ItemPage;
 import dev.workgraph.client.ItemQuery;
@@ -24,10 +23,6 @@ import dev.workgraph.client.LeaseRef;
 import dev.workgraph.client.NewAttentionRequest;
 import dev.workgraph.client.NewChild;
 import dev.workgraph.client.NewItem;
-import dev.workgraph.client.NewToken;
-import dev.workgraph.client.Token;
-import dev.workgraph.client.TokenRole;
-import dev.workgraph.client.WorkGraphClient;
 import dev.workgraph.client.problem.AlreadyResolved;
 import dev.workgraph.client.problem.DependencyCycle;
 import dev.workgraph.client.problem.EpochMismatch;
@@ -37,7 +32,6 @@ import dev.workgraph.client.problem.LeaseEnded;
 import dev.workgraph.client.problem.LeaseExpired;
 import dev.workgraph.client.problem.NotFound;
 import dev.workgraph.client.problem.OpenChildren;
-import dev.workgraph.client.problem.Unauthenticated;
 import dev.workgraph.client.problem.UnmetDependencies;
 import dev.workgraph.client.problem.ValidationFailed;
 import org.junit.jupiter.api.Disabled;
@@ -267,24 +261,6 @@ class TypedClientTests extends WorkerClientTest {
 		assertThat(results.get(0).lease().outcome()).isEqualTo(LeaseOutcome.COMPLETED);
 		assertThat(results.get(1).status()).isEqualTo(409);
 		assertThat(results.get(1).failure()).isInstanceOf(LeaseEnded.class);
-	}
-
-	@Test
-	@Disabled("Waits for bearer tokens on the service (POST/GET/DELETE /tokens); "
-			+ "run with workgraph.security.enabled=true and a bootstrap admin token")
-	void tokensAreIssuedListedAndRevoked() {
-		WorkGraphClient admin = WorkGraphClient.builder("http://127.0.0.1:" + this.port)
-			.token(System.getProperty("workgraph.test.admin-token", "bootstrap-admin-token"))
-			.build();
-		IssuedToken worker = admin.createToken(NewToken.worker("agent", "agent-7"));
-		assertThat(worker.role()).isEqualTo(TokenRole.WORKER);
-		assertThat(admin.listTokens()).extracting(Token::id).contains(worker.id());
-		WorkGraphClient agent = WorkGraphClient.builder("http://127.0.0.1:" + this.port).token(worker.token()).build();
-		this.client.createItem(NewItem.titled("for the agent"));
-		assertThat(agent.claim(new ClaimRequest(null, null, null, null)))
-			.hasValueSatisfying((claim) -> assertThat(claim.lease().workerId()).isEqualTo("agent-7"));
-		admin.revokeToken(worker.id());
-		assertThatExceptionOfType(Unauthenticated.class).isThrownBy(() -> agent.getItem(UUID.randomUUID()));
 	}
 
 }
