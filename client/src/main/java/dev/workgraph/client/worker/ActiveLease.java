@@ -2,7 +2,6 @@ package dev.workgraph.client.worker;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -761,10 +760,6 @@ final class ActiveLease implements LeaseContext {
 			cause = cause.getCause();
 		}
 		return cause;
-	}
-
-	UUID itemId() {
-		return this.item.id();
 	}
 
 	@Override
