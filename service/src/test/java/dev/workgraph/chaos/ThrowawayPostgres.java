@@ -107,6 +107,19 @@ final class ThrowawayPostgres implements AutoCloseable {
 		pgCtl("restart", "-m", mode);
 	}
 
+	/**
+	 * Stops the server ({@code fast}: every session disconnected) until
+	 * {@link #startServer()}: PostgreSQL down for as long as a scenario needs.
+	 */
+	void stopServer() {
+		pgCtl("stop", "-m", "fast");
+	}
+
+	/** Starts the server again after {@link #stopServer()}. */
+	void startServer() {
+		pgCtl("start");
+	}
+
 	@Override
 	public synchronized void close() {
 		if (!Files.exists(this.directory)) {

@@ -1,0 +1,199 @@
+package dev.workgraph.client.worker;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+
+import dev.workgraph.client.Claim;
+import dev.workgraph.client.ClaimRequest;
+import dev.workgraph.client.problem.RequestRejected;
+import dev.workgraph.client.problem.ServiceUnreachable;
+import dev.workgraph.client.problem.ValidationFailed;
+import dev.workgraph.client.problem.WorkGraphException;
+
+import static java.lang.System.Logger.Level.DEBUG;
+import static java.lang.System.Logger.Level.INFO;
+import static java.lang.System.Logger.Level.WARNING;
+
+/**
+ * The claiming thread of a worker: waits for a free handler slot, claims (long-polling,
+ * so an empty queue costs one request per {@code waitSeconds}, not a request per poll
+ * interval), hands the claim over, and backs off with jitter when the service is
+ * unavailable. Against a service that does not know {@code waitSeconds} it polls with
+ * back-off while nothing is ready.
+ */
+final class ClaimLoop implements Runnable {
+
+	private static final AtomicBoolean POLLING_ANNOUNCED = new AtomicBoolean();
+
+	private final Settings settings;
+
+	private final ClaimRequest request;
+
+	private final Semaphore slots;
+
+	private final Backoff idleBackoff;
+
+	private final BiConsumer<Claim, long[]> dispatch;
+
+	private volatile boolean stopping;
+
+	private volatile CompletableFuture<Optional<Claim>> inFlight;
+
+	private boolean longPoll;
+
+	/**
+	 * @param request the claim to send, with {@code waitSeconds} (null or 0: poll)
+	 * @param dispatch takes a claim and {send time, receive time}; owns one slot from
+	 * then on
+	 */
+	ClaimLoop(Settings settings, ClaimRequest request, Semaphore slots, Backoff idleBackoff,
+			BiConsumer<Claim, long[]> dispatch) {
+		this.settings = settings;
+		this.request = request;
+		this.slots = slots;
+		this.idleBackoff = idleBackoff;
+		this.dispatch = dispatch;
+		this.longPoll = request.waitSeconds() != null && request.waitSeconds() > 0;
+	}
+
+	@Override
+	public void run() {
+		int failures = 0;
+		int empty = 0;
+		while (!this.stopping) {
+			try {
+				this.slots.acquire();
+			}
+			catch (InterruptedException ex) {
+				continue; // stop() interrupts; the loop condition decides
+			}
+			boolean handedOver = false;
+			try {
+				long sentAt = this.settings.now();
+				Optional<Claim> claim = claimOnce();
+				long receivedAt = this.settings.now();
+				failures = 0;
+				if (claim.isPresent()) {
+					empty = 0;
+					if (this.stopping) {
+						releaseUnwanted(claim.get());
+					}
+					else {
+						this.dispatch.accept(claim.get(), new long[] { sentAt, receivedAt });
+						handedOver = true;
+					}
+				}
+				else if (!this.longPoll) {
+					empty++;
+					sleep(this.idleBackoff.delay(empty, null, this.settings.random()));
+				}
+			}
+			catch (ValidationFailed rejected) {
+				if (this.longPoll && rejected.concerns("waitSeconds")) {
+					this.longPoll = false;
+					// Said once per process: a hundred workers need not all say it.
+					Settings.LOG.log(POLLING_ANNOUNCED.getAndSet(true) ? DEBUG : INFO,
+							"The service does not support waiting claims (waitSeconds); polling instead");
+					this.settings.tell(() -> this.settings.listener().longPollUnsupported());
+				}
+				else {
+					failures++;
+					backOff(rejected, failures);
+				}
+			}
+			catch (CancellationException ex) {
+				// stop() called the long poll off
+			}
+			catch (WorkGraphException failure) {
+				failures++;
+				backOff(failure, failures);
+			}
+			finally {
+				this.inFlight = null;
+				if (!handedOver) {
+					this.slots.release();
+				}
+			}
+		}
+	}
+
+	private Optional<Claim> claimOnce() {
+		CompletableFuture<Optional<Claim>> claim = this.settings.client()
+			.claimAsync(this.longPoll ? this.request : this.request.withWaitSeconds(null));
+		this.inFlight = claim;
+		if (this.stopping) {
+			claim.cancel(true);
+		}
+		try {
+			return claim.get();
+		}
+		catch (InterruptedException ex) {
+			claim.cancel(true);
+			// A claim may have been granted just as it was called off: its answer is
+			// lost,
+			// and the lease expires unused. Rare; nothing better is possible without it.
+			throw new CancellationException("claim called off");
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = ex.getCause();
+			if (cause instanceof RequestRejected rejected) {
+				throw RequestRejected.of(rejected.problem(), rejected.retryAfter().orElse(null));
+			}
+			if (cause instanceof WorkGraphException known) {
+				throw known;
+			}
+			throw new ServiceUnreachable("Claim failed: " + cause, cause, true, false);
+		}
+	}
+
+	private void backOff(WorkGraphException failure, int failures) {
+		if (this.stopping) {
+			return;
+		}
+		Duration retryAfter = (failure instanceof RequestRejected rejected) ? rejected.retryAfter().orElse(null) : null;
+		Duration delay = this.settings.retryBackoff().delay(failures, retryAfter, this.settings.random());
+		Settings.LOG.log(failure.isTransient() ? DEBUG : WARNING, "Claim failed ({0}); retrying in {1} ms",
+				failure.getMessage(), delay.toMillis());
+		this.settings.tell(() -> this.settings.listener().claimFailed(failure, delay));
+		sleep(delay);
+	}
+
+	/** A claim that arrived while stopping: give it straight back. */
+	private void releaseUnwanted(Claim claim) {
+		try {
+			this.settings.client().release(claim.lease(), "worker shutting down");
+		}
+		catch (WorkGraphException ex) {
+			Settings.LOG.log(WARNING, "Could not release lease {0} claimed while stopping: {1}", claim.lease().id(),
+					ex.getMessage());
+		}
+	}
+
+	private void sleep(Duration delay) {
+		try {
+			TimeUnit.NANOSECONDS.sleep(delay.toNanos());
+		}
+		catch (InterruptedException ex) {
+			// stop() interrupts the loop; the loop condition decides
+		}
+	}
+
+	/**
+	 * Stops claiming: no new claim is sent, and one waiting at the service is called off.
+	 */
+	void stop() {
+		this.stopping = true;
+		CompletableFuture<Optional<Claim>> claim = this.inFlight;
+		if (claim != null) {
+			claim.cancel(true);
+		}
+	}
+
+}

@@ -1,0 +1,437 @@
+package dev.workgraph.client.worker;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
+import java.util.random.RandomGenerator;
+
+import dev.workgraph.client.Claim;
+import dev.workgraph.client.ClaimRequest;
+import dev.workgraph.client.WorkGraphClient;
+
+import static java.lang.System.Logger.Level.INFO;
+import static java.lang.System.Logger.Level.WARNING;
+
+/**
+ * Runs a handler for every item it claims, up to {@code concurrency} at a time, and takes
+ * care of everything else an agent would otherwise write by hand:
+ *
+ * <ul>
+ * <li>claims with a long poll ({@code waitSeconds}, 30 by default), so an idle worker
+ * sends one request per wait instead of polling; against a service that predates waiting
+ * it polls with back-off;
+ * <li>backs off with full jitter on 503, 429 and connection failures, honouring
+ * {@code Retry-After};
+ * <li>renews each lease every third of its length, measured by elapsed monotonic time
+ * (never by comparing {@code expiresAt} with the local clock), retrying failed renewals
+ * within the time the lease has left;
+ * <li>the moment a renewal is refused ({@code lease_expired}, {@code lease_ended},
+ * {@code epoch_mismatch}, {@code not_found}), or renewals failed for a whole lease
+ * length, tells the handler ({@link LeaseContext#isLost()},
+ * {@link LeaseContext#whenLost()}, an interrupt) and never sends another write for that
+ * lease;
+ * <li>completes the item with the handler's return value; applies the
+ * {@link FailurePolicy} when it throws;
+ * <li>stops gracefully: stops claiming (calling off a waiting claim), lets handlers
+ * finish within a grace period, then interrupts them and releases their leases.
+ * </ul>
+ *
+ * <pre>{@code
+ * Worker worker = Worker.builder(client)
+ *     .workerId("summariser-1")
+ *     .queues("writing")
+ *     .concurrency(4)
+ *     .leaseSeconds(60)
+ *     .handler((lease) -> Map.of("summary", summarise(lease.item())))
+ *     .build();
+ * worker.start();
+ * Runtime.getRuntime().addShutdownHook(new Thread(worker::close));
+ * }</pre>
+ */
+public final class Worker implements AutoCloseable {
+
+	private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+	private enum Phase {
+
+		NEW, RUNNING, STOPPING, STOPPED
+
+	}
+
+	private final Settings settings;
+
+	private final ItemHandler handler;
+
+	private final FailurePolicy failurePolicy;
+
+	private final int concurrency;
+
+	private final Duration shutdownGrace;
+
+	private final Semaphore slots;
+
+	private final Set<ActiveLease> active = ConcurrentHashMap.newKeySet();
+
+	private final ExecutorService handlers;
+
+	private final ScheduledThreadPoolExecutor scheduler;
+
+	private final ClaimLoop claimLoop;
+
+	private final Thread claimer;
+
+	private Phase phase = Phase.NEW;
+
+	private Worker(Builder builder) {
+		String name = "workgraph-worker-" + INSTANCES.incrementAndGet()
+				+ ((builder.workerId != null) ? "[" + builder.workerId + "]" : "");
+		this.scheduler = new ScheduledThreadPoolExecutor(1, named(name + "-renewer", true));
+		this.scheduler.setRemoveOnCancelPolicy(true);
+		this.settings = new Settings(builder.client, builder.workerId, builder.leaseSeconds, builder.retryBackoff,
+				this.scheduler, builder.listener, builder.nanoTime, builder.random);
+		this.handler = builder.handler;
+		this.failurePolicy = builder.failurePolicy;
+		this.concurrency = builder.concurrency;
+		this.shutdownGrace = builder.shutdownGrace;
+		this.slots = new Semaphore(builder.concurrency);
+		this.handlers = Executors.newFixedThreadPool(builder.concurrency,
+				(builder.handlerThreads != null) ? builder.handlerThreads : named(name + "-handler", false));
+		ClaimRequest request = new ClaimRequest(builder.workerId, builder.queues, builder.leaseSeconds,
+				(builder.waitSeconds > 0) ? builder.waitSeconds : null);
+		this.claimLoop = new ClaimLoop(this.settings, request, this.slots, builder.idleBackoff, this::dispatch);
+		this.claimer = named(name + "-claimer", false).newThread(this.claimLoop);
+	}
+
+	public static Builder builder(WorkGraphClient client) {
+		return new Builder(client);
+	}
+
+	/** Starts claiming. A worker starts once; make a new one to start again. */
+	public synchronized Worker start() {
+		if (this.phase != Phase.NEW) {
+			throw new IllegalStateException("The worker was started before");
+		}
+		this.phase = Phase.RUNNING;
+		this.claimer.start();
+		Settings.LOG.log(INFO, "Worker {0} started: {1} handler(s)", workerName(), this.concurrency);
+		return this;
+	}
+
+	/** Stops with the grace period given to the builder (30 s by default). */
+	public void stop() {
+		stop(this.shutdownGrace);
+	}
+
+	/**
+	 * Stops claiming (a waiting claim is called off), waits up to {@code grace} for the
+	 * handlers to finish, then interrupts those still running and releases their leases
+	 * (reason "worker shutting down"). Returns when everything is stopped. Safe to call
+	 * more than once, from any thread.
+	 */
+	public void stop(Duration grace) {
+		synchronized (this) {
+			if (this.phase == Phase.STOPPED || this.phase == Phase.STOPPING) {
+				awaitStopped();
+				return;
+			}
+			boolean started = this.phase == Phase.RUNNING;
+			this.phase = Phase.STOPPING;
+			if (!started) {
+				this.handlers.shutdownNow();
+				this.scheduler.shutdownNow();
+				this.phase = Phase.STOPPED;
+				notifyAll();
+				return;
+			}
+		}
+		try {
+			this.claimLoop.stop();
+			this.claimer.interrupt();
+			join(this.claimer, Duration.ofSeconds(30));
+			this.handlers.shutdown();
+			if (!awaitHandlers(grace)) {
+				List<ActiveLease> unfinished = new ArrayList<>(this.active);
+				Settings.LOG.log(WARNING, "Worker {0}: {1} handler(s) still running after {2} ms; interrupting them "
+						+ "and releasing their leases", workerName(), unfinished.size(), grace.toMillis());
+				unfinished.forEach((lease) -> lease.stopForShutdown("worker shutting down"));
+				if (!awaitHandlers(Duration.ofSeconds(10))) {
+					this.handlers.shutdownNow();
+				}
+			}
+		}
+		finally {
+			this.scheduler.shutdownNow();
+			synchronized (this) {
+				this.phase = Phase.STOPPED;
+				notifyAll();
+			}
+			Settings.LOG.log(INFO, "Worker {0} stopped", workerName());
+		}
+	}
+
+	/** {@link #stop()}. */
+	@Override
+	public void close() {
+		stop();
+	}
+
+	/** Whether the worker is claiming. */
+	public synchronized boolean isRunning() {
+		return this.phase == Phase.RUNNING;
+	}
+
+	/** How many handlers are running now. */
+	public int activeHandlers() {
+		return this.active.size();
+	}
+
+	private void dispatch(Claim claim, long[] sentAndReceived) {
+		ActiveLease lease = new ActiveLease(this.settings, claim, sentAndReceived[0], sentAndReceived[1]);
+		this.active.add(lease);
+		lease.start();
+		this.settings.tell(() -> this.settings.listener().claimed(lease));
+		try {
+			this.handlers.execute(() -> {
+				try {
+					lease.run(this.handler, this.failurePolicy);
+				}
+				finally {
+					this.active.remove(lease);
+					this.slots.release();
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			// Stopping raced with this claim: give the item back.
+			this.active.remove(lease);
+			lease.stopForShutdown("worker shutting down");
+			this.slots.release();
+		}
+	}
+
+	private boolean awaitHandlers(Duration timeout) {
+		try {
+			return this.handlers.awaitTermination(timeout.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	private synchronized void awaitStopped() {
+		while (this.phase != Phase.STOPPED) {
+			try {
+				wait();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
+	private String workerName() {
+		return (this.settings.workerId() != null) ? this.settings.workerId() : "(the token's worker)";
+	}
+
+	private static void join(Thread thread, Duration timeout) {
+		try {
+			thread.join(timeout.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static ThreadFactory named(String prefix, boolean daemon) {
+		AtomicInteger count = new AtomicInteger();
+		return (task) -> {
+			Thread thread = new Thread(task, prefix + "-" + count.incrementAndGet());
+			thread.setDaemon(daemon);
+			return thread;
+		};
+	}
+
+	/** Settings of a {@link Worker}; only the client and the handler are required. */
+	public static final class Builder {
+
+		private final WorkGraphClient client;
+
+		private String workerId;
+
+		private List<String> queues;
+
+		private int concurrency = 1;
+
+		private Integer leaseSeconds;
+
+		private int waitSeconds = 30;
+
+		private ItemHandler handler;
+
+		private FailurePolicy failurePolicy = FailurePolicy.releaseThenAskHuman(3);
+
+		private WorkerListener listener = new WorkerListener() {
+		};
+
+		private Duration shutdownGrace = Duration.ofSeconds(30);
+
+		private Backoff retryBackoff = Backoff.exponential(Duration.ofMillis(200), Duration.ofSeconds(30));
+
+		private Backoff idleBackoff = Backoff.exponential(Duration.ofMillis(500), Duration.ofSeconds(5));
+
+		private ThreadFactory handlerThreads;
+
+		private LongSupplier nanoTime = System::nanoTime;
+
+		private RandomGenerator random = RandomGenerator.getDefault();
+
+		private Builder(WorkGraphClient client) {
+			this.client = Objects.requireNonNull(client, "client");
+		}
+
+		/**
+		 * The worker's stable identity (1–200 characters): the same after a restart, so
+		 * that the service can prefer it for items it asked a human about. May be left
+		 * out with a worker token, which carries one.
+		 */
+		public Builder workerId(String workerId) {
+			this.workerId = workerId;
+			return this;
+		}
+
+		/** The queues to take items from; all queues when not given. */
+		public Builder queues(String... queues) {
+			this.queues = List.of(queues);
+			return this;
+		}
+
+		public Builder queues(List<String> queues) {
+			this.queues = List.copyOf(queues);
+			return this;
+		}
+
+		/** How many items are worked on at once (handler threads); 1 by default. */
+		public Builder concurrency(int concurrency) {
+			if (concurrency < 1) {
+				throw new IllegalArgumentException("concurrency must be at least 1");
+			}
+			this.concurrency = concurrency;
+			return this;
+		}
+
+		/**
+		 * The lease length to ask for, 1–86,400 s; the service's default (300 s) when not
+		 * given. Renewed every third of it.
+		 */
+		public Builder leaseSeconds(int leaseSeconds) {
+			this.leaseSeconds = leaseSeconds;
+			return this;
+		}
+
+		/**
+		 * How long a claim waits at the service for an item (0–60 s, 30 by default); 0
+		 * polls with back-off instead.
+		 */
+		public Builder waitSeconds(int waitSeconds) {
+			if (waitSeconds < 0 || waitSeconds > 60) {
+				throw new IllegalArgumentException("waitSeconds must be between 0 and 60");
+			}
+			this.waitSeconds = waitSeconds;
+			return this;
+		}
+
+		/** What to do with each item. */
+		public Builder handler(ItemHandler handler) {
+			this.handler = Objects.requireNonNull(handler, "handler");
+			return this;
+		}
+
+		/**
+		 * What happens to an item whose handler threw; by default
+		 * {@link FailurePolicy#releaseThenAskHuman(int) releaseThenAskHuman(3)}.
+		 */
+		public Builder failurePolicy(FailurePolicy failurePolicy) {
+			this.failurePolicy = Objects.requireNonNull(failurePolicy, "failurePolicy");
+			return this;
+		}
+
+		public Builder listener(WorkerListener listener) {
+			this.listener = Objects.requireNonNull(listener, "listener");
+			return this;
+		}
+
+		/** How long {@link Worker#stop()} lets handlers finish (30 s by default). */
+		public Builder shutdownGrace(Duration shutdownGrace) {
+			if (shutdownGrace == null || shutdownGrace.isNegative()) {
+				throw new IllegalArgumentException("shutdownGrace must be zero or more");
+			}
+			this.shutdownGrace = shutdownGrace;
+			return this;
+		}
+
+		/**
+		 * The back-off between retries of failed claims, renewals and writes (200 ms
+		 * doubling to 30 s, with full jitter, by default).
+		 */
+		public Builder retryBackoff(Backoff retryBackoff) {
+			this.retryBackoff = Objects.requireNonNull(retryBackoff, "retryBackoff");
+			return this;
+		}
+
+		/**
+		 * Only when claims do not wait at the service: the pause after an empty answer
+		 * (500 ms doubling to 5 s, with full jitter, by default).
+		 */
+		public Builder pollBackoff(Backoff idleBackoff) {
+			this.idleBackoff = Objects.requireNonNull(idleBackoff, "idleBackoff");
+			return this;
+		}
+
+		/**
+		 * The threads handlers run on ({@code concurrency} of them, non-daemon by
+		 * default). On Java 21 and newer, {@code Thread.ofVirtual().factory()} gives
+		 * virtual threads.
+		 */
+		public Builder handlerThreads(ThreadFactory handlerThreads) {
+			this.handlerThreads = Objects.requireNonNull(handlerThreads, "handlerThreads");
+			return this;
+		}
+
+		/** The monotonic clock (tests only). */
+		Builder nanoTime(LongSupplier nanoTime) {
+			this.nanoTime = nanoTime;
+			return this;
+		}
+
+		Builder random(RandomGenerator random) {
+			this.random = random;
+			return this;
+		}
+
+		public Worker build() {
+			if (this.handler == null) {
+				throw new IllegalStateException("A worker needs a handler");
+			}
+			if (this.leaseSeconds != null && (this.leaseSeconds < 1 || this.leaseSeconds > 86_400)) {
+				throw new IllegalStateException("leaseSeconds must be between 1 and 86400");
+			}
+			return new Worker(this);
+		}
+
+	}
+
+}

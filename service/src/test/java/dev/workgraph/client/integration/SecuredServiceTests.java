@@ -1,0 +1,122 @@
+package dev.workgraph.client.integration;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.workgraph.WorkGraphApplication;
+import dev.workgraph.client.Claim;
+import dev.workgraph.client.ClaimRequest;
+import dev.workgraph.client.IssuedToken;
+import dev.workgraph.client.Item;
+import dev.workgraph.client.ItemStatus;
+import dev.workgraph.client.LeaseOutcome;
+import dev.workgraph.client.NewItem;
+import dev.workgraph.client.NewToken;
+import dev.workgraph.client.Token;
+import dev.workgraph.client.TokenRole;
+import dev.workgraph.client.WorkGraphClient;
+import dev.workgraph.client.problem.Forbidden;
+import dev.workgraph.client.problem.Unauthenticated;
+import dev.workgraph.client.worker.Worker;
+import dev.workgraph.testing.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The client against a service with access control on: tokens issued, listed and revoked
+ * by an admin; a worker token that names its worker; 401 and 403 as their own exceptions;
+ * and a worker runtime that sends its token with every request.
+ */
+@Disabled("Needs access control on the service: bearer tokens, roles, POST/GET/DELETE /tokens")
+class SecuredServiceTests {
+
+	private static final String ADMIN_TOKEN = "client-tests-bootstrap-admin-" + UUID.randomUUID();
+
+	private static ConfigurableApplicationContext service;
+
+	private static String base;
+
+	@BeforeAll
+	static void startSecuredService() {
+		TestDatabase.Coordinates database = TestDatabase.coordinates();
+		service = new SpringApplicationBuilder(WorkGraphApplication.class).run("--server.port=0",
+				"--spring.datasource.url=" + database.jdbcUrl(), "--spring.datasource.username=" + database.username(),
+				"--spring.datasource.password=" + database.password(),
+				"--spring.datasource.hikari.pool-name=secured-instance", "--workgraph.lease.reaper-enabled=false",
+				"--workgraph.lease.vacuum-interval=0s", "--workgraph.security.enabled=true",
+				"--workgraph.security.bootstrap-admin-token=" + ADMIN_TOKEN);
+		base = "http://127.0.0.1:" + ((WebServerApplicationContext) service).getWebServer().getPort();
+	}
+
+	@AfterAll
+	static void stopSecuredService() {
+		if (service != null) {
+			service.close();
+		}
+	}
+
+	private static WorkGraphClient as(String token) {
+		return WorkGraphClient.builder(base).token(token).build();
+	}
+
+	@Test
+	void tokensAreIssuedListedAndRevokedAndEachRoleKeepsToItsRights() {
+		WorkGraphClient admin = as(ADMIN_TOKEN);
+		IssuedToken workerToken = admin.createToken(NewToken.worker("agent", "agent-" + UUID.randomUUID()));
+		IssuedToken operatorToken = admin.createToken(NewToken.operator("ops"));
+		assertThat(workerToken.role()).isEqualTo(TokenRole.WORKER);
+		assertThat(admin.listTokens()).extracting(Token::id).contains(workerToken.id(), operatorToken.id());
+		WorkGraphClient agent = as(workerToken.token());
+		WorkGraphClient operator = as(operatorToken.token());
+
+		Item item = operator.createItem(NewItem.titled("for the agent").withQueue("secured-" + UUID.randomUUID()));
+		assertThatExceptionOfType(Forbidden.class)
+			.isThrownBy(() -> operator.claim(ClaimRequest.forWorker("ops").withQueues(item.queue())));
+		assertThatExceptionOfType(Forbidden.class)
+			.isThrownBy(() -> agent.claim(ClaimRequest.forWorker("someone-else").withQueues(item.queue())));
+		// The body may leave the worker out: the token names it.
+		Claim claim = agent.claim(new ClaimRequest(null, java.util.List.of(item.queue()), null, null)).orElseThrow();
+		assertThat(claim.lease().workerId()).isEqualTo(workerToken.workerId());
+		agent.complete(claim.lease(), Map.of("by", "agent"));
+		assertThat(operator.getItem(item.id()).createdBy()).isEqualTo("ops");
+
+		assertThatExceptionOfType(Unauthenticated.class).isThrownBy(() -> as(null).getItem(item.id()));
+		assertThatExceptionOfType(Unauthenticated.class).isThrownBy(() -> as("not-a-token").getItem(item.id()));
+		assertThatExceptionOfType(Forbidden.class).isThrownBy(() -> operator.listTokens());
+		admin.revokeToken(workerToken.id());
+		assertThatExceptionOfType(Unauthenticated.class).isThrownBy(() -> agent.getLease(claim.lease().id()));
+	}
+
+	@Test
+	void aWorkerWithAWorkerTokenNeedsNoWorkerId() throws Exception {
+		WorkGraphClient admin = as(ADMIN_TOKEN);
+		String workerId = "runtime-" + UUID.randomUUID();
+		IssuedToken token = admin.createToken(NewToken.worker("runtime", workerId));
+		String queue = "secured-" + UUID.randomUUID();
+		Item item = admin.createItem(NewItem.titled("done with a token").withQueue(queue));
+		Worker worker = Worker.builder(as(token.token())).queues(queue).leaseSeconds(3).handler((lease) -> {
+			Thread.sleep(2_500); // a renewal or two, with the token
+			return Map.of("by", lease.workerId());
+		}).build().start();
+		try {
+			Item done = Items.awaitStatus(admin, item.id(), ItemStatus.COMPLETED, Duration.ofSeconds(30));
+			assertThat(done.result().path("by").asString()).isEqualTo(workerId);
+			assertThat(admin.leasesOfItem(item.id())).singleElement()
+				.satisfies((lease) -> assertThat(lease.outcome()).isEqualTo(LeaseOutcome.COMPLETED));
+		}
+		finally {
+			worker.stop(Duration.ofSeconds(5));
+		}
+	}
+
+}
