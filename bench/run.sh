@@ -5,6 +5,7 @@
 #
 #   bench/run.sh            # full run (3 repetitions everywhere, 10^7 items at the scale point)
 #   bench/run.sh --quick    # fewer repetitions, 10^6 items (about 7 minutes)
+#   bench/run.sh --reaper-only 10   # only the 10,000-expiry point, 10 times, with its diagnostics
 #
 # Needs a PostgreSQL server at 127.0.0.1:5432 (user postgres, trust auth), psql and pgbench,
 # wrk, and a JDK 25 (JAVA_HOME if it is one, else /usr/lib/jvm/*25*); Node.js + npm for the
@@ -19,7 +20,9 @@ cd "$(dirname "$0")/.."
 for arg in "$@"; do
 	case "$arg" in
 		--quick) ;;
-		*) echo "usage: bench/run.sh [--quick]" >&2; exit 2 ;;
+		--reaper-only) ;;
+		[0-9]*) ;;
+		*) echo "usage: bench/run.sh [--quick] | --reaper-only N" >&2; exit 2 ;;
 	esac
 done
 

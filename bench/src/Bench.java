@@ -161,6 +161,7 @@ public class Bench {
 
 	public static void main(String[] args) throws Exception {
 		Mode mode = FULL;
+		int reaperOnly = 0;
 		Path javaHome = Path.of(System.getProperty("java.home"));
 		Path jar = Path.of("service/target/work-graph-service-0.1.0-SNAPSHOT.jar");
 		Path runDir = null;
@@ -168,11 +169,16 @@ public class Bench {
 		for (int i = 0; i < args.length; i++) {
 			switch (args[i]) {
 				case "--quick" -> mode = QUICK;
+				case "--reaper-only" -> reaperOnly = Integer.parseInt(args[++i]);
 				case "--jar" -> jar = Path.of(args[++i]);
 				case "--run-dir" -> runDir = Path.of(args[++i]);
 				case "--results" -> results = Path.of(args[++i]);
 				default -> throw new IllegalArgumentException("unknown argument " + args[i]);
 			}
+		}
+		if (reaperOnly > 0) {
+			// The reaper point alone, repeated: for finding out why it varies.
+			mode = new Mode("reaper", 0, 0, 0, 0, 0, false, 0, 0, new long[0], 0, 0, 0, reaperOnly, 0, 0, 0);
 		}
 		runDir = (runDir != null) ? Files.createDirectories(runDir) : Files.createTempDirectory("wg-bench");
 		Files.createDirectories(results);
@@ -204,6 +210,13 @@ public class Bench {
 		String scaleDb = mainDb + "_scale";
 		String peerDb = mainDb + "_peer";
 		Service mainService = launch(mainDb, adminToken);
+		if (this.mode.name().equals("reaper")) {
+			use(mainService, mainDb, adminToken);
+			this.reaper = reaper();
+			this.serviceInfo = serviceInfo(mainDb, consistency(), this.service.cpuSeconds());
+			stopService(mainDb);
+			return report();
+		}
 		Service scaleService = launch(scaleDb, adminToken);
 		use(mainService, mainDb, adminToken);
 
@@ -743,7 +756,12 @@ public class Bench {
 					select (select checkpoints_timed + checkpoints_req from pg_stat_bgwriter)
 					    || ' ' || pg_current_wal_lsn()::text
 					""").split(" ");
-			double[] at = this.fixtures.awaitReaped(queue, n, 120);
+			double[] at;
+			Cpu.Cores cores;
+			try (Cpu cpu = new Cpu(this.service.pid, () -> 0, this.databases)) {
+				at = this.fixtures.awaitReaped(queue, n, 120);
+				cores = cpu.cores();
+			}
 			String[] after = this.pg.sql("""
 					select (select checkpoints_timed + checkpoints_req from pg_stat_bgwriter)
 					    || ' ' || pg_wal_lsn_diff(pg_current_wal_lsn(), '%s')::bigint
@@ -753,7 +771,7 @@ public class Bench {
 			seconds.add(at[1] - expiresAt);
 			runs.add(new Results.ReaperRun(round(at[1] - expiresAt, 3), round(at[0] - expiresAt, 3),
 					!after[0].equals(before[0]), Long.parseLong(after[1]), Long.parseLong(after[2]),
-					Long.parseLong(after[3])));
+					Long.parseLong(after[3]), cores));
 			long recorded = this.fixtures.expiredInHistory(queue);
 			if (recorded != n) {
 				this.problems.add("reaper: " + recorded + " of " + n + " leases in lease_history as expired");

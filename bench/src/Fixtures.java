@@ -148,7 +148,10 @@ final class Fixtures {
 
 	/**
 	 * The bulk equivalent of {@code n} claims: items leased at epoch 1 with leases that all
-	 * expire at one moment, {@code inSeconds} from now. Returns that moment (epoch
+	 * expire at one moment, {@code inSeconds} from now. Lease ids are UUIDv7-shaped like the
+	 * service's: with random ones, recording them appended to random leaf pages of
+	 * lease_history's primary key (more pages dirtied, more full-page images in the WAL) where
+	 * the service's own leases append at its right edge. Returns that moment (epoch
 	 * seconds, PostgreSQL's clock, which is the reaper's clock too).
 	 */
 	double leasedExpiringTogether(String queue, int n, int inSeconds) throws IOException, InterruptedException {
@@ -161,7 +164,8 @@ final class Fixtures {
 				    returning id
 				)
 				insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
-				select gen_random_uuid(), m.id, 'bench-reaper', 1, now(), t.expires_at from made m cross join moment t;
+				select bench_uuid7(clock_timestamp()), m.id, 'bench-reaper', 1, now(), t.expires_at
+				from made m cross join moment t;
 				select extract(epoch from expires_at) from moment;
 				""".formatted(queue, n, inSeconds)));
 	}

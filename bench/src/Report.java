@@ -43,10 +43,11 @@ final class Report {
 		Consumer<String> line = (s) -> out.append(s).append('\n');
 		line.accept("");
 		line.accept("items/s median [min–max]; latency ms p50/p99/p99.9 per request as the worker sees it; "
-				+ "cpu = cores used by service/generator/PostgreSQL/others during the point");
-		line.accept(String.format(Locale.ROOT, "%-15s %4s %-7s | %-22s | %-20s | %-20s | %-20s | %5s | %4s | %s",
+				+ "cpu = cores used by service/generator/PostgreSQL/others during the point; cpu ms/item = "
+				+ "service and PostgreSQL CPU per completed item");
+		line.accept(String.format(Locale.ROOT, "%-15s %4s %-13s | %-22s | %-20s | %-20s | %-20s | %5s | %4s | %-22s | %s",
 				"variant", "W", "driver", "items/s", "claim ms", "renew ms", "complete ms", "/raw", "errs",
-				"cpu svc/gen/pg/oth"));
+				"cpu svc/gen/pg/oth", "cpu ms/item svc+pg"));
 		for (Results.ThroughputPoint p : run.throughput()) {
 			List<Results.Side> sides = new ArrayList<>(List.of(p.raw(), p.wrk(), p.jvm()));
 			if (p.rawWithViews() != null) {
@@ -55,10 +56,13 @@ final class Report {
 			for (Results.Side s : sides) {
 				double vsRaw = s.itemsPerSecond().median() / p.raw().itemsPerSecond().median();
 				String driver = s.generator() + ((s.clients() != p.workers()) ? " c=" + s.clients() : "");
-				line.accept(String.format(Locale.ROOT, "%-15s %4d %-7s | %-22s | %-20s | %-20s | %-20s | %5.2f | %4d | %s",
+				double rate = s.itemsPerSecond().median();
+				line.accept(String.format(Locale.ROOT,
+						"%-15s %4d %-13s | %-22s | %-20s | %-20s | %-20s | %5.2f | %4d | %-22s | %s+%s",
 						p.variant(), p.workers(), driver, s.itemsPerSecond().text(), s.claimMs().text(),
 						(s.renewMs().n() > 0) ? s.renewMs().text() : "", s.completeMs().text(), vsRaw, s.errors(),
-						s.cpuCores().text()));
+						s.cpuCores().text(), Results.fmt(1000 * s.cpuCores().service().median() / rate),
+						Results.fmt(1000 * s.cpuCores().postgres().median() / rate)));
 			}
 		}
 		line.accept("(pgbench+views: the lifecycle plus the reads that build the two answers, i.e. all the SQL the "
@@ -111,9 +115,11 @@ final class Report {
 		if (run.reaper() != null) {
 			StringBuilder runs = new StringBuilder();
 			for (Results.ReaperRun r : run.reaper().runs()) {
-				runs.append(String.format(Locale.ROOT, " [%.2f s, first recorded after %.2f s, checkpoint %s, WAL %.1f MB]",
+				runs.append(String.format(Locale.ROOT,
+						" [%.2f s, first recorded after %.2f s, checkpoint %s, WAL %.1f MB, cpu svc/pg/oth %s/%s/%s]",
 						r.secondsFromExpiry(), r.firstRecordedAfterSeconds(), r.checkpointDuring() ? "yes" : "no",
-						r.walBytes() / 1e6));
+						r.walBytes() / 1e6, Results.fmt(r.cpuCores().service()), Results.fmt(r.cpuCores().postgres()),
+						Results.fmt(r.cpuCores().others())));
 			}
 			line.accept("reaper " + run.reaper().leases() + ": " + run.reaper().secondsFromExpiry().text()
 					+ " s from expiry to recorded + ready;" + runs);
@@ -121,8 +127,8 @@ final class Report {
 		if (run.service() != null) {
 			line.accept("service: peak heap used " + Results.fmt(summary.heapMib()) + " MiB at 128 workers, peak RSS "
 					+ Results.fmt(run.service().peakRssMib()) + " MiB, CPU " + Results.fmt(run.service().cpuSecondsTotal())
-					+ " s, security " + run.service().security() + "; consistency " + run.service().consistency()
-					+ (run.scale() != null ? ", scale db " + run.scale().consistency() : ""));
+					+ " s, tokens: " + run.service().security() + "; " + text(run.service().consistency())
+					+ (run.scale() != null ? ", scale db " + text(run.scale().consistency()) : ""));
 		}
 		Results.ThroughputPoint p32 = point(run.throughput(), "lifecycle", 32);
 		line.accept("");
@@ -164,7 +170,14 @@ final class Report {
 	}
 
 	static String target(String what, boolean met, String value) {
-		return String.format(Locale.ROOT, "  %-58s %-12s %s", what, value, met ? "met" : "NOT MET");
+		String verdict = value.startsWith("-") ? "not measured in this run" : met ? "met" : "NOT MET";
+		return String.format(Locale.ROOT, "  %-58s %-12s %s", what, value, verdict);
+	}
+
+	static String text(Results.Consistency c) {
+		return (c == null) ? "-"
+				: (c.consistent() ? "consistent" : "INCONSISTENT") + " (" + c.via() + ", " + Results.fmt(c.seconds())
+						+ " s)";
 	}
 
 }

@@ -123,10 +123,11 @@ final class Results {
 
 	/**
 	 * One reaper repetition with what the server was doing meanwhile: a checkpoint
-	 * running, WAL written, dead rows in the tables the reaper reads.
+	 * running, WAL written, dead rows in the tables the reaper reads, and the CPU of the
+	 * service, PostgreSQL and everyone else from the expiry to the end.
 	 */
 	record ReaperRun(double secondsFromExpiry, double firstRecordedAfterSeconds, boolean checkpointDuring,
-			long walBytes, long deadLeaseRows, long deadWorkItemRows) {
+			long walBytes, long deadLeaseRows, long deadWorkItemRows, Cpu.Cores cpuCores) {
 	}
 
 	record Reaper(int leases, Spread secondsFromExpiry, String reaperInterval, List<ReaperRun> runs) {

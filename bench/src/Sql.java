@@ -128,10 +128,11 @@ final class Sql {
 	/**
 	 * The claim as one statement (the service runs it in autocommit), its lease id and
 	 * epoch kept in pgbench variables c_lease_id / c_epoch by {@code \gset}. The lease id
-	 * is random (the service uses UUIDv7 from the JVM); the worker id is per client.
+	 * is UUIDv7-shaped (Fixtures' bench_uuid7), as the service's are, so the lease and
+	 * history keys grow at their right edge on both sides; the worker id is per client.
 	 */
 	String claimScript() {
-		return "-- " + this.sources.get("claim") + "\n" + bind(this.claim, Map.of("leaseId", "gen_random_uuid()", "workerId",
+		return "-- " + this.sources.get("claim") + "\n" + bind(this.claim, Map.of("leaseId", "bench_uuid7(clock_timestamp())", "workerId",
 				"('raw-' || :client_id::text)", "leaseSeconds", LEASE_SECONDS, "continuitySeconds", CONTINUITY_SECONDS))
 				+ "\n\\gset c_\n";
 	}
