@@ -4,7 +4,7 @@
 # peer on the same server, plus batch, latency, scale, graph and reaper points.
 #
 #   bench/run.sh            # full run (3 repetitions everywhere, 10^7 items at the scale point)
-#   bench/run.sh --quick    # fewer repetitions, 10^6 items (about 7 minutes)
+#   bench/run.sh --quick    # fewer repetitions, 10^6 items
 #   bench/run.sh --reaper-only 10   # only the 10,000-expiry point, 10 times, with its diagnostics
 #
 # Needs a PostgreSQL server at 127.0.0.1:5432 (user postgres, trust auth), psql and pgbench,
