@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Benchmark suite: raw PostgreSQL ceiling (pgbench with the service's own statements) versus
-# the packaged service over HTTP, plus latency, scale, graph and reaper points.
+# the packaged service over HTTP driven by wrk (C) and by a JVM client, graphile-worker as a
+# peer on the same server, plus batch, latency, scale, graph and reaper points.
 #
-#   bench/run.sh            # full run (about 20 minutes; 10^7 items at the scale point)
-#   bench/run.sh --quick    # under 5 minutes (fewer repetitions, 10^6 items)
+#   bench/run.sh            # full run (3 repetitions everywhere, 10^7 items at the scale point)
+#   bench/run.sh --quick    # fewer repetitions, 10^6 items
+#   bench/run.sh --reaper-only 10   # only the 10,000-expiry point, 10 times, with its diagnostics
 #
-# Needs the local PostgreSQL at 127.0.0.1:5432 (user postgres, trust auth), pgbench and psql,
-# and a JDK 25 (JAVA_HOME if it is one, else /usr/lib/jvm/*25*). Creates its own databases
-# (wg_bench_*) and drops them, and stops the service processes it started, however it ends.
-# Prints a table and a last line "bench: raw_lifecycle_32=... errors=N"; writes
+# Needs a PostgreSQL server at 127.0.0.1:5432 (user postgres, trust auth), psql and pgbench,
+# wrk, and a JDK 25 (JAVA_HOME if it is one, else /usr/lib/jvm/*25*); Node.js + npm for the
+# peer point (without them the point reports itself as not available). Creates its own
+# databases (wgbench_*) and drops them, and stops the processes it started, however it ends.
+# Prints a table and a last line "bench: raw_lifecycle_32=... batch_items_per_s=N"; writes
 # bench/results/<timestamp>-<mode>.json. Exits non-zero if the service answered errors or a
 # check failed. Not part of ./mvnw verify.
 set -euo pipefail
@@ -17,7 +20,9 @@ cd "$(dirname "$0")/.."
 for arg in "$@"; do
 	case "$arg" in
 		--quick) ;;
-		*) echo "usage: bench/run.sh [--quick]" >&2; exit 2 ;;
+		--reaper-only) ;;
+		[0-9]*) ;;
+		*) echo "usage: bench/run.sh [--quick] | --reaper-only N" >&2; exit 2 ;;
 	esac
 done
 
@@ -38,9 +43,23 @@ if [[ -z "$java_home" ]]; then
 	exit 1
 fi
 
-if ! pg_isready -q -h 127.0.0.1 -p 5432; then
-	pg_ctlcluster --skip-systemctl-redirect 15 main start
-	sleep 2
+for tool in psql pgbench pg_isready wrk; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "bench: $tool not found (Debian: apt-get install postgresql-client wrk)" >&2
+		exit 1
+	fi
+done
+
+# Whatever version the server is: the bench only needs it to answer on 127.0.0.1:5432.
+if ! pg_isready -q -h 127.0.0.1 -p 5432 -t 5; then
+	echo "bench: no PostgreSQL server answers on 127.0.0.1:5432." >&2
+	if command -v pg_lsclusters >/dev/null 2>&1; then
+		echo "bench: the clusters on this machine (start one with: pg_ctlcluster VERSION NAME start):" >&2
+		pg_lsclusters >&2 || true
+	else
+		echo "bench: start your server (e.g. pg_ctl -D DATADIR start, or docker compose up -d)." >&2
+	fi
+	exit 1
 fi
 
 jar=service/target/work-graph-service-0.1.0-SNAPSHOT.jar
@@ -51,6 +70,7 @@ if [[ ! -f "$jar" || -n "$(find service/src/main service/pom.xml pom.xml -newer 
 fi
 
 run_dir=$(mktemp -d -t wg-bench.XXXXXX)
+# shellcheck disable=SC2317 # called by the EXIT trap
 cleanup() {
 	# Bench.java stops its services and drops its databases itself; this is for when it could
 	# not (killed, crashed): only the processes and databases it recorded.

@@ -1,6 +1,9 @@
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -9,20 +12,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Consumer;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 
 /**
  * Work Graph's benchmark suite (bench/run.sh starts it). Measures, in one run and under
  * equal conditions: the raw PostgreSQL ceiling of the service's own claim/complete
- * statements (pgbench), the service over HTTP at the same concurrency, latency at a fixed
- * offered rate, claim cost as the table grows, deep graphs, and the reaper. Prints a
- * table and one summary line, writes the figures as JSON.
+ * statements (pgbench, a C program), the service over HTTP at the same concurrency driven
+ * by wrk (C, the fair side of the ratio) and by a JVM generator (the realistic client),
+ * graphile-worker as a peer on the same server, batches, latency at a fixed offered rate,
+ * claim cost as the table grows, deep graphs, and the reaper. Prints a table and one
+ * summary line, writes the figures as JSON ({@link Results}).
  */
 public class Bench {
 
-	/** How much of everything to do; --quick must finish in under five minutes. */
-	record Mode(String name, int pointSeconds, int warmSeconds, int repsAt32, int repsElsewhere, boolean renewAllW,
-			int openSeconds, int openReps, long[] sizes, int scaleClaims, int scaleReps, int graphReps, int reaperReps) {
+	/** How much of everything to do. */
+	record Mode(String name, int pointSeconds, int warmSeconds, int pointWarmSeconds, int repsAt32,
+			int repsElsewhere, boolean renewAllW, int openSeconds, int openReps, long[] sizes, int scaleClaims,
+			int scaleReps, int graphReps, int reaperReps, int peerWarmSeconds, int peerSeconds, int peerReps) {
 
 		int reps(int workers) {
 			return (workers == 32) ? this.repsAt32 : this.repsElsewhere;
@@ -30,15 +37,26 @@ public class Bench {
 
 	}
 
-	static final Mode QUICK = new Mode("quick", 4, 6, 3, 1, false, 10, 1, new long[] { 1_000, 100_000, 1_000_000 },
-			60, 3, 1, 1);
+	static final Mode QUICK = new Mode("quick", 4, 20, 2, 3, 1, false, 10, 1,
+			new long[] { 1_000, 100_000, 1_000_000 }, 60, 3, 1, 2, 5, 5, 1);
 
-	static final Mode FULL = new Mode("full", 10, 20, 3, 3, true, 30, 3,
-			new long[] { 1_000, 100_000, 10_000_000 }, 150, 3, 3, 3);
+	static final Mode FULL = new Mode("full", 10, 30, 5, 3, 3, true, 30, 3, new long[] { 1_000, 100_000, 10_000_000 },
+			150, 3, 3, 5, 10, 10, 3);
 
 	static final int[] WORKERS = { 1, 8, 32, 128 };
 
 	static final String QUEUE = "default";
+
+	static final int BATCH_SIZE = 100;
+
+	static final int BATCH_CONNECTIONS = 8;
+
+	static final int PEER_CONCURRENCY = 32;
+
+	/** The wrk connections are workers wrk-1 ... wrk-128, the JVM's bench-0 ... bench-127. */
+	static final List<String> WRK_WORKERS = IntStream.rangeClosed(1, 128).mapToObj((i) -> "wrk-" + i).toList();
+
+	static final List<String> OTHER_WORKERS = List.of("bench-scale", "bench-chain", "bench-fanin");
 
 	final Mode mode;
 
@@ -50,9 +68,9 @@ public class Bench {
 
 	final Path resultsDir;
 
-	final String stamp;
+	final Path benchDir;
 
-	final Map<String, Object> json = new LinkedHashMap<>();
+	final String stamp;
 
 	/** Failed checks and error answers: the run exits non-zero. */
 	final List<String> problems = new ArrayList<>();
@@ -70,25 +88,29 @@ public class Bench {
 
 	Load load;
 
+	Wrk wrk;
+
 	Sql sql;
+
+	Auth auth;
 
 	/** Diagnostic raw script: the lifecycle plus the response-view reads (W=32 only). */
 	Path viewsScript;
 
-	/** Our service processes and databases: what is not ours counts as the neighbours' load. */
-	List<Long> ours = List.of();
-
-	List<String> databases = List.of();
+	/** The databases of this run, for the CPU meter (their backends are PostgreSQL's share). */
+	final List<String> databases = new ArrayList<>();
 
 	/** Best rate seen per side, to size each point's supply generously. */
 	double rawRate = 4000;
 
 	double serviceRate = 2000;
 
+	double peerRate = 3000;
+
 	/**
-	 * Ready items per point: this many times (best rate seen) x (point length), and never
-	 * less than the rates a quiet machine of this kind reaches allow for (a neighbour's
-	 * load can stop mid-run, and a drained queue must not be measured as throughput).
+	 * Ready items per point: this many times (best rate seen) x (warm-up + point), and never
+	 * less than quiet-machine rates allow for (a neighbour's load can stop mid-run, and a
+	 * drained queue must not be measured as throughput).
 	 */
 	static final double SUPPLY_FACTOR = 3;
 
@@ -96,17 +118,50 @@ public class Bench {
 
 	static final double QUIET_SERVICE_RATE = 2500;
 
-	Bench(Mode mode, Path javaHome, Path jar, Path runDir, Path resultsDir) {
+	static final double QUIET_BATCH_RATE = 15_000;
+
+	static final double QUIET_PEER_RATE = 6000;
+
+	// What the run measured so far (null until measured), written at every checkpoint.
+	final String startedAt = Instant.now().toString();
+
+	final String loadBefore = loadAverage();
+
+	final List<Results.ThroughputPoint> throughput = new ArrayList<>();
+
+	Results.ServiceInfo serviceInfo;
+
+	Results.Batch batch;
+
+	Results.Peer peer;
+
+	Results.OpenLoop openLoop;
+
+	Results.OpenLoop openLoopJvm;
+
+	Results.Chain chain;
+
+	Results.FanIn fanIn;
+
+	Results.Reaper reaper;
+
+	Results.Scale scale;
+
+	final long started = System.nanoTime();
+
+	Bench(Mode mode, Path javaHome, Path jar, Path runDir, Path resultsDir, Path benchDir) {
 		this.mode = mode;
 		this.javaHome = javaHome;
 		this.jar = jar;
 		this.runDir = runDir;
 		this.resultsDir = resultsDir;
+		this.benchDir = benchDir;
 		this.stamp = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC).format(Instant.now());
 	}
 
 	public static void main(String[] args) throws Exception {
 		Mode mode = FULL;
+		int reaperOnly = 0;
 		Path javaHome = Path.of(System.getProperty("java.home"));
 		Path jar = Path.of("service/target/work-graph-service-0.1.0-SNAPSHOT.jar");
 		Path runDir = null;
@@ -114,110 +169,115 @@ public class Bench {
 		for (int i = 0; i < args.length; i++) {
 			switch (args[i]) {
 				case "--quick" -> mode = QUICK;
+				case "--reaper-only" -> reaperOnly = Integer.parseInt(args[++i]);
 				case "--jar" -> jar = Path.of(args[++i]);
 				case "--run-dir" -> runDir = Path.of(args[++i]);
 				case "--results" -> results = Path.of(args[++i]);
 				default -> throw new IllegalArgumentException("unknown argument " + args[i]);
 			}
 		}
+		if (reaperOnly > 0) {
+			// The reaper point alone, repeated: for finding out why it varies.
+			mode = new Mode("reaper", 0, 0, 0, 0, 0, false, 0, 0, new long[0], 0, 0, 0, reaperOnly, 0, 0, 0);
+		}
 		runDir = (runDir != null) ? Files.createDirectories(runDir) : Files.createTempDirectory("wg-bench");
 		Files.createDirectories(results);
-		System.exit(new Bench(mode, javaHome, jar.toAbsolutePath(), runDir.toAbsolutePath(), results).run());
+		System.exit(new Bench(mode, javaHome, jar.toAbsolutePath(), runDir.toAbsolutePath(), results,
+				Path.of("bench").toAbsolutePath())
+			.run());
 	}
 
 	int run() throws Exception {
-		long started = System.nanoTime();
-		say("bench: mode=%s run dir %s", this.mode.name(), this.runDir);
-		this.json.put("mode", this.mode.name());
-		this.json.put("startedAt", Instant.now().toString());
-		this.json.put("loadBefore", loadAverage());
-		this.json.put("machine", Map.of("cpus", Runtime.getRuntime().availableProcessors(), "postgres",
-				new Pg("postgres").sql("select version()"), "autovacuum", new Pg("postgres").sql("show autovacuum")));
+		say("bench: mode=%s run dir %s, load average %s", this.mode.name(), this.runDir, this.loadBefore);
 
-		Sql sql = Sql.fromJar(this.jar, this.runDir.resolve("app"));
-		this.sql = sql;
+		this.sql = Sql.fromJar(this.jar, this.runDir.resolve("app"), this.benchDir.resolve("statements.properties"));
 		Map<String, Path> scripts = new LinkedHashMap<>();
-		for (var e : sql.scripts().entrySet()) {
+		for (var e : this.sql.scripts().entrySet()) {
 			Path p = this.runDir.resolve(e.getKey() + ".pgbench.sql");
 			Files.writeString(p, e.getValue());
 			scripts.put(e.getKey(), p);
 		}
 		this.viewsScript = this.runDir.resolve("lifecycle_views.pgbench.sql");
-		Files.writeString(this.viewsScript, sql.lifecycleWithViews());
-		say("raw scripts (the service's own statements, read from %s): %s", this.jar.getFileName(), scripts.values());
+		Files.writeString(this.viewsScript, this.sql.lifecycleWithViews());
+		say("raw scripts (the service's own statements, read from %s as bench/statements.properties names them): %s",
+				this.jar.getFileName(), scripts.values());
 
 		// Two services, each on its own fresh database: the scale points need a table that
 		// starts at 1,000 items. Both start together (start-up is the slow part of --quick);
 		// the second one idles (a reaper query a second) until the scale points.
-		String mainDb = "wg_bench_" + this.stamp.toLowerCase(Locale.ROOT);
+		String adminToken = Auth.newAdminToken();
+		String mainDb = "wgbench_" + this.stamp.toLowerCase(Locale.ROOT);
 		String scaleDb = mainDb + "_scale";
-		Service mainService = launch(mainDb, 18080);
-		Service scaleService = launch(scaleDb, 18081);
-		this.ours = List.of(mainService.pid, scaleService.pid);
-		this.databases = List.of(mainDb, scaleDb);
-		Map<String, Object> main = use(mainService, mainDb);
-		this.json.put("service", main);
+		String peerDb = mainDb + "_peer";
+		Service mainService = launch(mainDb, adminToken);
+		if (this.mode.name().equals("reaper")) {
+			use(mainService, mainDb, adminToken);
+			this.reaper = reaper();
+			this.serviceInfo = serviceInfo(mainDb, consistency(), this.service.cpuSeconds());
+			stopService(mainDb);
+			return report();
+		}
+		Service scaleService = launch(scaleDb, adminToken);
+		use(mainService, mainDb, adminToken);
 
 		warmUp(scripts.get("lifecycle"));
-		Map<String, Object> throughput = new LinkedHashMap<>();
-		this.json.put("throughput", throughput);
-		throughput(scripts, throughput);
+		throughput(scripts);
 		checkpoint();
-		this.json.put("openLoop", openLoop());
+		this.batch = batch();
 		checkpoint();
-		this.json.put("chain", chain());
+		this.peer = peer(peerDb);
 		checkpoint();
-		this.json.put("fanIn", fanIn());
+		this.openLoop = openLoopWrk();
+		this.openLoopJvm = openLoopJvm();
 		checkpoint();
-		this.json.put("reaper", reaper());
+		this.chain = chain();
+		this.fanIn = fanIn();
 		checkpoint();
-		main.put("consistency", consistency());
-		main.put("cpuSecondsTotal", round(this.service.cpuSeconds(), 1));
-		main.put("peakRssMib", round(this.service.peakRssMib(), 0));
+		this.reaper = reaper();
+		checkpoint();
+		Results.Consistency consistency = consistency();
+		this.serviceInfo = serviceInfo(mainDb, consistency, this.service.cpuSeconds());
 		stopService(mainDb);
 
-		Map<String, Object> scaleServiceJson = use(scaleService, scaleDb);
-		Map<String, Object> scale = scale();
-		scale.put("consistency", consistency());
-		scale.put("service", scaleServiceJson);
-		scaleServiceJson.put("peakRssMib", round(this.service.peakRssMib(), 0));
-		this.json.put("scale", scale);
+		use(scaleService, scaleDb, adminToken);
+		this.scale = scale(scaleDb);
 		stopService(scaleDb);
-
-		double minutes = (System.nanoTime() - started) / 60e9;
-		this.json.put("durationSeconds", round(minutes * 60, 0));
-		this.json.put("loadAfter", loadAverage());
-		this.json.put("serviceErrors", this.serviceErrors);
-		this.json.put("problems", this.problems);
-		this.json.put("notes", this.notes);
 		return report();
 	}
 
 	// ---------------------------------------------------------------- service lifecycle
 
-	Service launch(String db, int port) throws Exception {
+	Service launch(String db, String adminToken) throws Exception {
 		Pg.createDatabase(db);
-		Files.writeString(this.runDir.resolve("databases"), db + "\n", java.nio.file.StandardOpenOption.CREATE,
-				java.nio.file.StandardOpenOption.APPEND);
-		return Service.launch(this.javaHome, this.jar, db, port, this.runDir.resolve(db + ".log"),
-				this.runDir.resolve("pids"));
+		this.databases.add(db);
+		Files.writeString(this.runDir.resolve("databases"), db + "\n", StandardOpenOption.CREATE,
+				StandardOpenOption.APPEND);
+		return Service.launch(this.javaHome, this.jar, db, Service.freePort(), adminToken,
+				this.runDir.resolve(db + ".log"), this.runDir.resolve("pids"));
 	}
 
-	/** Waits for the service to be healthy and points the run at it. */
-	Map<String, Object> use(Service s, String db) throws Exception {
+	/** Waits for the service to be healthy, mints the workers' tokens, points the run at it. */
+	void use(Service s, String db, String adminToken) throws Exception {
 		long t0 = System.nanoTime();
-		s.awaitHealthy(java.time.Duration.ofSeconds(180));
+		s.awaitHealthy(Duration.ofSeconds(180));
 		this.service = s;
 		this.pg = new Pg(db);
 		this.fixtures = new Fixtures(this.pg);
 		this.fixtures.install();
-		this.load = new Load(s.port);
-		say("service pid %d on :%d, database %s, healthy (waited %.1f s)", s.pid, s.port, db,
-				(System.nanoTime() - t0) / 1e9);
-		Map<String, Object> m = new LinkedHashMap<>();
-		m.put("database", db);
-		m.put("jvm", "default flags (production settings), " + this.javaHome);
-		return m;
+		List<String> workers = new ArrayList<>(WRK_WORKERS);
+		IntStream.range(0, 128).mapToObj(Load::workerId).forEach(workers::add);
+		workers.addAll(OTHER_WORKERS);
+		this.auth = Auth.mint(s.port, adminToken, workers);
+		this.load = new Load(s.port, this.auth);
+		this.wrk = new Wrk(this.benchDir.resolve("wrk/workgraph.lua"), s.port,
+				this.auth.writeWorkersFile(this.runDir.resolve("wrk-workers"), WRK_WORKERS), s.pid, this.databases);
+		say("service pid %d on :%d, database %s, healthy (waited %.1f s); tokens: %s", s.pid, s.port, db,
+				(System.nanoTime() - t0) / 1e9, this.auth.mode);
+	}
+
+	Results.ServiceInfo serviceInfo(String db, Results.Consistency consistency, double cpuSeconds) throws IOException {
+		return new Results.ServiceInfo(db, this.service.port, "default flags (production settings), " + this.javaHome,
+				this.auth.mode, consistency, round(cpuSeconds, 1), round(this.service.peakRssMib(), 0));
 	}
 
 	void stopService(String db) throws Exception {
@@ -227,204 +287,391 @@ public class Bench {
 		if (errorLines > 0) {
 			this.problems.add(errorLines + " ERROR lines in the service log " + this.service.log);
 		}
-		Files.copy(this.service.log, this.resultsDir.resolve(this.stamp + "-" + (db.endsWith("_scale") ? "scale" : "main")
-				+ "-service.log"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+		Files.copy(this.service.log,
+				this.resultsDir.resolve(this.stamp + "-" + (db.endsWith("_scale") ? "scale" : "main") + "-service.log"),
+				StandardCopyOption.REPLACE_EXISTING);
 		Pg.dropDatabase(db);
 	}
 
-	// ---------------------------------------------------------------- points
+	// ---------------------------------------------------------------- throughput
 
+	/**
+	 * C2 needs tens of seconds on this box before the service runs at its speed: wrk at 32
+	 * connections first, then the JVM generator (its own JIT) and pgbench, none of it
+	 * counted.
+	 */
 	void warmUp(Path lifecycle) throws Exception {
-		say("warm-up: %d s service at 32 workers, %d s pgbench at 32 clients", this.mode.warmSeconds(),
-				this.mode.warmSeconds());
-		fresh(this.serviceRate * this.mode.warmSeconds() * 2);
-		Load.Tally t = this.load.closedLoop(32, this.mode.warmSeconds(), false);
-		countErrors("warm-up", t);
-		this.fixtures.retireReady(QUEUE);
-		fresh(this.rawRate * this.mode.warmSeconds() * 2);
-		Pg.PgbenchResult r = this.pg.pgbench(lifecycle, 32, this.mode.warmSeconds());
+		int seconds = this.mode.warmSeconds();
+		say("warm-up: %d s wrk at 32 connections, 5 s JVM generator at 32 workers, 5 s pgbench at 32 clients", seconds);
+		fresh(QUIET_SERVICE_RATE * (seconds + 5));
+		Wrk.Run w = this.wrk.lifecycle(32, seconds, false);
+		countErrors("warm-up (wrk)", w.errors() + w.socketErrors(), w.errorSamples());
+		Load.Tally t = this.load.closedLoop(32, 5, false);
+		countErrors("warm-up (jvm)", t);
 		this.fixtures.retireReady(QUEUE);
 		endStrandedLeases();
-		// From here on each point's supply is sized from the best rate seen so far (x3).
-		this.serviceRate = t.itemsPerSecond();
+		fresh(QUIET_RAW_RATE * 5 * 2);
+		Pg.PgbenchResult r = this.pg.pgbench(lifecycle, 32, 5);
+		this.fixtures.retireReady(QUEUE);
+		endStrandedLeases();
+		this.serviceRate = Math.max(w.itemsPerSecond(), t.itemsPerSecond());
 		this.rawRate = r.tps();
-		say("warm-up rates: service %.0f items/s, raw %.0f items/s", this.serviceRate, this.rawRate);
+		say("warm-up rates: wrk %.0f items/s, jvm %.0f items/s, raw %.0f items/s", w.itemsPerSecond(),
+				t.itemsPerSecond(), r.tps());
 	}
 
-	/** Raw and service alternate at every repetition, so drift in the machine hits both. */
-	void throughput(Map<String, Path> scripts, Map<String, Object> out) throws Exception {
+	/** Measured figures of one side of a point, one entry per repetition. */
+	static final class SideRuns {
+
+		final String generator;
+
+		int clients;
+
+		final List<Double> rates = new ArrayList<>();
+
+		final List<Results.Latency> claim = new ArrayList<>();
+
+		final List<Results.Latency> renew = new ArrayList<>();
+
+		final List<Results.Latency> complete = new ArrayList<>();
+
+		final List<Cpu.Cores> cpu = new ArrayList<>();
+
+		long errors;
+
+		long empty;
+
+		SideRuns(String generator, int clients) {
+			this.generator = generator;
+			this.clients = clients;
+		}
+
+		Results.Side side() {
+			return new Results.Side(this.generator, this.clients, Results.Spread.of(this.rates),
+					Results.Latency.worst(this.claim), Results.Latency.worst(this.renew),
+					Results.Latency.worst(this.complete), this.errors, this.empty, Results.CpuCores.of(this.cpu));
+		}
+
+	}
+
+	/**
+	 * Every point: raw (pgbench), wrk and the JVM generator, in an order that rotates at
+	 * each repetition so drift in the machine hits all sides; each side gets its own supply,
+	 * a warm-up run with the same generator at the same concurrency, then the measured run.
+	 */
+	void throughput(Map<String, Path> scripts) throws Exception {
 		for (String variant : scripts.keySet()) {
 			boolean renew = variant.equals("lifecycle_renew");
-			Map<String, Object> byWorkers = new LinkedHashMap<>();
-			out.put(variant, byWorkers);
 			for (int w : WORKERS) {
 				if (renew && !this.mode.renewAllW() && w != 32) {
 					continue;
 				}
-				int reps = renew && !this.mode.renewAllW() ? 1 : this.mode.reps(w);
-				List<Double> raw = new ArrayList<>();
-				List<Double> svc = new ArrayList<>();
-				List<Double> cpu = new ArrayList<>();
-				Load.Tally pooled = new Load.Tally();
-				double heapUsed = 0;
-				double heapCommitted = 0;
-				long empty = 0;
-				int aborted = 0;
-				int rawClients = w;
-				List<Double> load1 = new ArrayList<>();
-				List<Double> rawOthers = new ArrayList<>();
-				List<Double> rawViews = new ArrayList<>();
+				int reps = (renew && !this.mode.renewAllW()) ? 1 : this.mode.reps(w);
 				boolean withViews = !renew && w == 32;
-				List<Double> svcOthers = new ArrayList<>();
+				SideRuns raw = new SideRuns("pgbench", w);
+				SideRuns wrkSide = new SideRuns("wrk", w);
+				SideRuns jvm = new SideRuns("jvm", w);
+				SideRuns views = new SideRuns("pgbench+views", w);
+				List<Double> load1 = new ArrayList<>();
+				double[] heap = new double[2];
 				for (int rep = 0; rep < reps; rep++) {
-					List<String> sides = new ArrayList<>((rep % 2 == 0) ? List.of("raw", "service") : List.of("service", "raw"));
+					List<SideRuns> order = new ArrayList<>(List.of(raw, wrkSide, jvm));
+					java.util.Collections.rotate(order, -rep);
 					if (withViews) {
-						sides.add(rep % sides.size(), "raw_views");
+						order.add(rep % order.size(), views);
 					}
-					for (String side : sides) {
+					for (SideRuns side : order) {
 						load1.add(Double.parseDouble(loadAverage().split(" ")[0]));
-						if (side.equals("raw_views")) {
-							fresh(Math.max(QUIET_RAW_RATE, this.rawRate * SUPPLY_FACTOR) * this.mode.pointSeconds());
-							Pg.PgbenchResult r = this.pg.pgbench(this.viewsScript, w, this.mode.pointSeconds());
-							this.fixtures.retireReady(QUEUE);
-							endStrandedLeases();
-							rawViews.add(r.tps());
-							if (r.aborted() > 0) {
-								this.problems.add("pgbench lifecycle_views c=" + w + ": " + r.aborted() + " aborted clients");
-							}
-						}
-						else if (side.equals("raw")) {
-							fresh(Math.max(QUIET_RAW_RATE, this.rawRate * SUPPLY_FACTOR) * this.mode.pointSeconds());
-							rawClients = Math.min(w, this.pg.freeConnections());
-							Machine before = Machine.snapshot();
-							Pg.PgbenchResult r = this.pg.pgbench(scripts.get(variant), rawClients,
-									this.mode.pointSeconds());
-							rawOthers.add(others(before));
-							this.fixtures.retireReady(QUEUE);
-							endStrandedLeases();
-							raw.add(r.tps());
-							aborted += r.aborted();
-							this.rawRate = Math.max(this.rawRate, r.tps());
-							if (r.aborted() > 0) {
-								this.problems.add("pgbench " + variant + " c=" + w + ": " + r.aborted()
-										+ " aborted clients:\n" + r.output());
-							}
-						}
-						else {
-							fresh(Math.max(QUIET_SERVICE_RATE, this.serviceRate * SUPPLY_FACTOR) * this.mode.pointSeconds());
-							double cpu0 = this.service.cpuSeconds();
-							Machine before = Machine.snapshot();
-							Load.Tally t;
-							if (w == 128 && !renew) {
-								try (Service.HeapSampler heap = this.service.new HeapSampler()) {
-									t = this.load.closedLoop(w, this.mode.pointSeconds(), renew);
-									heapUsed = Math.max(heapUsed, heap.peakUsedMib);
-									heapCommitted = Math.max(heapCommitted, heap.peakCommittedMib);
-								}
-							}
-							else {
-								t = this.load.closedLoop(w, this.mode.pointSeconds(), renew);
-							}
-							cpu.add((this.service.cpuSeconds() - cpu0) / t.seconds());
-							svcOthers.add(others(before));
-							this.fixtures.retireReady(QUEUE);
-							svc.add(t.itemsPerSecond());
-							this.serviceRate = Math.max(this.serviceRate, t.itemsPerSecond());
-							pooled.merge(t);
-							empty += t.empty;
-							countErrors(variant + " W=" + w, t);
+						switch (side.generator) {
+							case "pgbench" -> rawSide(side, scripts.get(variant), w, variant);
+							case "pgbench+views" -> rawSide(side, this.viewsScript, w, "lifecycle_views");
+							case "wrk" -> wrkSide(side, w, renew, heap);
+							default -> jvmSide(side, w, renew, heap);
 						}
 					}
 				}
-				Map<String, Object> point = new LinkedHashMap<>();
-				point.put("rawClients", rawClients);
-				point.put("raw", spread(raw));
-				point.put("service", spread(svc));
-				point.put("ratio", round(Samples.median(unbox(svc)) / Samples.median(unbox(raw)), 3));
-				if (withViews) {
-					point.put("rawWithResponseReads", spread(rawViews));
-					point.put("ratioToRawWithResponseReads",
-							round(Samples.median(unbox(svc)) / Samples.median(unbox(rawViews)), 3));
+				for (SideRuns side : List.of(wrkSide, jvm)) {
+					if (side.empty > 0) {
+						this.problems.add(variant + " W=" + w + " (" + side.generator + "): the queue drained ("
+								+ side.empty + " empty claims); supply sizing is wrong, the point is not valid");
+					}
 				}
-				point.put("claimMs", latencies(pooled.claim));
-				if (renew) {
-					point.put("renewMs", latencies(pooled.renew));
-				}
-				point.put("completeMs", latencies(pooled.complete));
-				point.put("errors", pooled.errors);
-				point.put("emptyClaims", empty);
-				point.put("rawAbortedClients", aborted);
-				point.put("serviceCpuCores", spread(cpu));
-				point.put("loadAverage1mAtStart", spread(load1));
-				point.put("othersCpuCoresDuringRaw", spread(rawOthers));
-				point.put("othersCpuCoresDuringService", spread(svcOthers));
-				if (w == 128 && !renew) {
-					point.put("peakHeapUsedMib", round(heapUsed, 0));
-					point.put("peakHeapCommittedMib", round(heapCommitted, 0));
-				}
-				if (empty > 0) {
-					this.problems.add(variant + " W=" + w + ": the queue drained (" + empty
-							+ " empty claims); supply sizing is wrong, the point is not valid");
-				}
-				byWorkers.put(String.valueOf(w), point);
-				say("%-15s W=%-3d raw (c=%d) %s  service %s  ratio %.2f  claim p99 %.1f ms  complete p99 %.1f ms  errors %d",
-						variant, w, rawClients, fmtSpread(raw), fmtSpread(svc), (double) point.get("ratio"),
-						pooled.claim.percentileMs(99), pooled.complete.percentileMs(99), pooled.errors);
+				Results.Side rawResult = raw.side();
+				Results.Side wrkResult = wrkSide.side();
+				Results.Side jvmResult = jvm.side();
+				double rawMedian = rawResult.itemsPerSecond().median();
+				Results.ThroughputPoint point = new Results.ThroughputPoint(variant, w, rawResult, wrkResult, jvmResult,
+						withViews ? views.side() : null, round(wrkResult.itemsPerSecond().median() / rawMedian, 3),
+						round(jvmResult.itemsPerSecond().median() / rawMedian, 3), Results.Spread.of(load1),
+						(w == 128) ? round(heap[0], 0) : Double.NaN, (w == 128) ? round(heap[1], 0) : Double.NaN);
+				this.throughput.add(point);
+				say("%-15s W=%-3d raw %s  wrk %s (x%.2f, claim p99 %s ms, complete p99 %s ms)  jvm %s (x%.2f)  errors %d",
+						variant, w, rawResult.itemsPerSecond().text(), wrkResult.itemsPerSecond().text(), point.ratio(),
+						fmt(wrkResult.claimMs().p99()), fmt(wrkResult.completeMs().p99()),
+						jvmResult.itemsPerSecond().text(), point.jvmRatio(), wrkResult.errors() + jvmResult.errors());
 			}
 		}
 	}
 
-	Map<String, Object> openLoop() throws Exception {
+	void rawSide(SideRuns side, Path script, int w, String variant) throws Exception {
+		int seconds = this.mode.pointSeconds();
+		fresh(Math.max(QUIET_RAW_RATE, this.rawRate * SUPPLY_FACTOR) * (seconds + this.mode.pointWarmSeconds()));
+		int clients = Math.min(w, this.pg.freeConnections());
+		side.clients = clients;
+		this.pg.pgbench(script, clients, this.mode.pointWarmSeconds());
+		endStrandedLeases();
+		AtomicLong pid = new AtomicLong();
+		Pg.PgbenchResult r;
+		Cpu.Cores cores;
+		try (Cpu cpu = new Cpu(this.service.pid, pid::get, this.databases)) {
+			r = this.pg.pgbench(script, clients, seconds, pid::set);
+			cores = cpu.cores();
+		}
+		this.fixtures.retireReady(QUEUE);
+		endStrandedLeases();
+		side.rates.add(r.tps());
+		side.cpu.add(cores);
+		side.claim.add(Results.Latency.none());
+		side.complete.add(Results.Latency.none());
+		if (!variant.equals("lifecycle_views")) {
+			this.rawRate = Math.max(this.rawRate, r.tps());
+		}
+		if (r.aborted() > 0) {
+			this.problems.add("pgbench " + variant + " c=" + clients + ": " + r.aborted() + " aborted clients:\n"
+					+ r.output());
+		}
+	}
+
+	void wrkSide(SideRuns side, int w, boolean renew, double[] heap) throws Exception {
+		int seconds = this.mode.pointSeconds();
+		fresh(Math.max(QUIET_SERVICE_RATE, this.serviceRate * SUPPLY_FACTOR) * (seconds + this.mode.pointWarmSeconds()));
+		Wrk.Run warm = this.wrk.lifecycle(w, this.mode.pointWarmSeconds(), renew);
+		countErrors("wrk warm-up W=" + w, warm.errors() + warm.socketErrors(), warm.errorSamples());
+		endStrandedLeases();
+		Wrk.Run r;
+		if (w == 128) {
+			try (Service.HeapSampler sampler = this.service.new HeapSampler()) {
+				r = this.wrk.lifecycle(w, seconds, renew);
+				heap[0] = Math.max(heap[0], sampler.peakUsedMib);
+				heap[1] = Math.max(heap[1], sampler.peakCommittedMib);
+			}
+		}
+		else {
+			r = this.wrk.lifecycle(w, seconds, renew);
+		}
+		this.fixtures.retireReady(QUEUE);
+		endStrandedLeases();
+		side.rates.add(r.itemsPerSecond());
+		side.claim.add(r.claimMs());
+		side.renew.add(r.renewMs());
+		side.complete.add(r.completeMs());
+		side.cpu.add(r.cpu());
+		side.errors += r.errors() + r.socketErrors();
+		side.empty += r.emptyClaims();
+		this.serviceRate = Math.max(this.serviceRate, r.itemsPerSecond());
+		countErrors((renew ? "renew" : "lifecycle") + " W=" + w + " (wrk)", r.errors() + r.socketErrors(),
+				r.errorSamples());
+	}
+
+	void jvmSide(SideRuns side, int w, boolean renew, double[] heap) throws Exception {
+		int seconds = this.mode.pointSeconds();
+		fresh(Math.max(QUIET_SERVICE_RATE, this.serviceRate * SUPPLY_FACTOR) * (seconds + this.mode.pointWarmSeconds()));
+		countErrors("jvm warm-up W=" + w, this.load.closedLoop(w, this.mode.pointWarmSeconds(), renew));
+		Load.Tally t;
+		Cpu.Cores cores;
+		try (Cpu cpu = new Cpu(this.service.pid, Cpu::self, this.databases)) {
+			if (w == 128) {
+				try (Service.HeapSampler sampler = this.service.new HeapSampler()) {
+					t = this.load.closedLoop(w, seconds, renew);
+					heap[0] = Math.max(heap[0], sampler.peakUsedMib);
+					heap[1] = Math.max(heap[1], sampler.peakCommittedMib);
+				}
+			}
+			else {
+				t = this.load.closedLoop(w, seconds, renew);
+			}
+			cores = cpu.cores();
+		}
+		this.fixtures.retireReady(QUEUE);
+		endStrandedLeases();
+		side.rates.add(t.itemsPerSecond());
+		side.claim.add(Results.Latency.of(t.claim));
+		side.renew.add(Results.Latency.of(t.renew));
+		side.complete.add(Results.Latency.of(t.complete));
+		side.cpu.add(cores);
+		side.errors += t.errors;
+		side.empty += t.empty;
+		countErrors((renew ? "renew" : "lifecycle") + " W=" + w + " (jvm)", t);
+	}
+
+	// ---------------------------------------------------------------- batch, peer, open loop
+
+	/**
+	 * Claims of 100 in one call, completed with one call, per wrk connection. Reports
+	 * itself as not available while the service has no batch endpoints (404).
+	 */
+	Results.Batch batch() throws Exception {
+		fresh(2000);
+		Wrk.Run probe = this.wrk.batch(1, 1, BATCH_SIZE);
+		this.fixtures.retireReady(QUEUE);
+		endStrandedLeases();
+		if (probe.notFound() > 0) {
+			say("batch: not available (POST /claims/batch or POST /completions answered 404)");
+			return new Results.Batch(false, "endpoint missing: POST /claims/batch or POST /completions answered 404",
+					BATCH_SIZE, BATCH_CONNECTIONS, Results.Spread.none(), Results.Latency.none(), Results.Latency.none(),
+					0, Results.CpuCores.of(List.of()));
+		}
+		List<Double> rates = new ArrayList<>();
+		List<Results.Latency> claims = new ArrayList<>();
+		List<Results.Latency> completions = new ArrayList<>();
+		List<Cpu.Cores> cpu = new ArrayList<>();
+		long errors = 0;
+		double best = QUIET_BATCH_RATE;
+		for (int rep = 0; rep < this.mode.repsAt32(); rep++) {
+			fresh(best * SUPPLY_FACTOR * (this.mode.pointSeconds() + this.mode.pointWarmSeconds()));
+			this.wrk.batch(BATCH_CONNECTIONS, this.mode.pointWarmSeconds(), BATCH_SIZE);
+			endStrandedLeases();
+			Wrk.Run r = this.wrk.batch(BATCH_CONNECTIONS, this.mode.pointSeconds(), BATCH_SIZE);
+			this.fixtures.retireReady(QUEUE);
+			endStrandedLeases();
+			rates.add(r.itemsPerSecond());
+			best = Math.max(best, r.itemsPerSecond());
+			claims.add(r.claimMs());
+			completions.add(r.completeMs());
+			cpu.add(r.cpu());
+			errors += r.errors() + r.socketErrors();
+			countErrors("batch", r.errors() + r.socketErrors(), r.errorSamples());
+			if (r.emptyClaims() > 0) {
+				this.problems.add("batch: the queue drained (" + r.emptyClaims() + " empty claims); not valid");
+			}
+		}
+		Results.Batch b = new Results.Batch(true, null, BATCH_SIZE, BATCH_CONNECTIONS, Results.Spread.of(rates),
+				Results.Latency.worst(claims), Results.Latency.worst(completions), errors, Results.CpuCores.of(cpu));
+		say("batch: %s items/s (%d connections, %d per call)", b.itemsPerSecond().text(), BATCH_CONNECTIONS, BATCH_SIZE);
+		return b;
+	}
+
+	/** graphile-worker, default mode, 32 concurrent jobs, on its own fresh database. */
+	Results.Peer peer(String peerDb) throws Exception {
+		Peer peerRunner = new Peer(this.benchDir.resolve("peer"));
+		String why = peerRunner.install();
+		if (why != null) {
+			this.problems.add("peer: " + why);
+			return new Results.Peer(false, why, null, null, PEER_CONCURRENCY, 0, Results.Spread.none(), Double.NaN, 0, 0,
+					Results.CpuCores.of(List.of()));
+		}
+		List<Double> rates = new ArrayList<>();
+		List<Cpu.Cores> cpu = new ArrayList<>();
+		Peer.Run last = null;
+		long failed = 0;
+		for (int rep = 0; rep < this.mode.peerReps(); rep++) {
+			Pg.createDatabase(peerDb);
+			Files.writeString(this.runDir.resolve("databases"), peerDb + "\n", StandardOpenOption.CREATE,
+					StandardOpenOption.APPEND);
+			List<String> dbs = new ArrayList<>(this.databases);
+			dbs.add(peerDb);
+			long jobs = (long) (Math.max(QUIET_PEER_RATE, this.peerRate * SUPPLY_FACTOR)
+					* (this.mode.peerWarmSeconds() + this.mode.peerSeconds()));
+			try {
+				last = peerRunner.run(peerDb, PEER_CONCURRENCY, jobs, this.mode.peerWarmSeconds(),
+						this.mode.peerSeconds(), this.service.pid, dbs);
+			}
+			finally {
+				Pg.dropDatabase(peerDb);
+			}
+			rates.add(last.jobsPerSecond());
+			cpu.add(last.cpu());
+			failed += last.failed();
+			this.peerRate = Math.max(this.peerRate, last.jobsPerSecond());
+			if (last.drained()) {
+				this.problems.add("peer: the jobs ran out within the window; the point is not valid");
+			}
+		}
+		if (failed > 0) {
+			this.problems.add("peer: " + failed + " jobs failed");
+		}
+		Results.Peer p = new Results.Peer(true, null, last.library(), last.mode(), PEER_CONCURRENCY,
+				last.maxPoolSize(), Results.Spread.of(rates), last.windowSeconds(), this.mode.peerWarmSeconds(), failed,
+				Results.CpuCores.of(cpu));
+		say("peer %s at %d: %s jobs/s", p.library(), PEER_CONCURRENCY, p.jobsPerSecond().text());
+		return p;
+	}
+
+	/** 500 claims/s due from 32 wrk connections, each followed by its complete. */
+	Results.OpenLoop openLoopWrk() throws Exception {
+		int workers = 32;
+		double rate = 500;
+		List<Double> achieved = new ArrayList<>();
+		List<Results.Latency> claims = new ArrayList<>();
+		List<Results.Latency> completes = new ArrayList<>();
+		List<Cpu.Cores> cpu = new ArrayList<>();
+		long errors = 0;
+		long empty = 0;
+		long unsent = 0;
+		for (int rep = 0; rep < this.mode.openReps(); rep++) {
+			fresh(rate * (this.mode.openSeconds() + this.mode.pointWarmSeconds()) + 2000);
+			this.wrk.openLoop(workers, rate, this.mode.pointWarmSeconds());
+			endStrandedLeases();
+			Wrk.Run r = this.wrk.openLoop(workers, rate, this.mode.openSeconds());
+			this.fixtures.retireReady(QUEUE);
+			endStrandedLeases();
+			achieved.add(r.itemsPerSecond());
+			claims.add(r.claimMs());
+			completes.add(r.completeMs());
+			cpu.add(r.cpu());
+			errors += r.errors() + r.socketErrors();
+			empty += r.emptyClaims();
+			unsent += Math.max(0, r.due() - r.sent());
+			countErrors("open loop (wrk)", r.errors() + r.socketErrors(), r.errorSamples());
+		}
+		if (unsent > 0) {
+			this.notes.add("open loop (wrk): the service did not keep up with 500/s: " + unsent
+					+ " claims were still unsent when the window closed (latencies are of those sent, from when due)");
+		}
+		Results.OpenLoop o = new Results.OpenLoop("wrk", rate, workers, this.mode.openSeconds(),
+				Results.Spread.of(achieved), Results.Latency.worst(claims), Results.Latency.worst(completes), errors,
+				empty, unsent, Results.CpuCores.of(cpu));
+		say("open loop 500/s, 32 wrk connections: claim %s ms, complete %s ms (p50/p99/p99.9), unsent %d, errors %d",
+				o.claimMs().text(), o.completeMs().text(), unsent, errors);
+		return o;
+	}
+
+	/** The same offered load from the JVM generator (the realistic client). */
+	Results.OpenLoop openLoopJvm() throws Exception {
 		int workers = 32;
 		double rate = 500;
 		Load.Tally pooled = new Load.Tally();
-		List<Double> p99claim = new ArrayList<>();
-		List<Double> p99complete = new ArrayList<>();
 		List<Double> achieved = new ArrayList<>();
-		List<Double> cpu = new ArrayList<>();
-		List<Double> others = new ArrayList<>();
+		List<Cpu.Cores> cpu = new ArrayList<>();
 		long unsent = 0;
 		for (int rep = 0; rep < this.mode.openReps(); rep++) {
 			fresh(rate * this.mode.openSeconds() + 2000);
-			double cpu0 = this.service.cpuSeconds();
-			Machine before = Machine.snapshot();
-			Load.Tally t = this.load.openLoop(workers, rate, this.mode.openSeconds());
-			cpu.add((this.service.cpuSeconds() - cpu0) / t.seconds());
-			others.add(others(before));
+			Load.Tally t;
+			try (Cpu meter = new Cpu(this.service.pid, Cpu::self, this.databases)) {
+				t = this.load.openLoop(workers, rate, this.mode.openSeconds());
+				cpu.add(meter.cores());
+			}
 			this.fixtures.retireReady(QUEUE);
-			countErrors("open loop", t);
+			countErrors("open loop (jvm)", t);
 			pooled.merge(t);
-			p99claim.add(t.claim.percentileMs(99));
-			p99complete.add(t.complete.percentileMs(99));
 			achieved.add(t.itemsPerSecond());
 			unsent += t.unsent;
 		}
-		Map<String, Object> m = new LinkedHashMap<>();
-		m.put("offeredPerSecond", rate);
-		m.put("workers", workers);
-		m.put("seconds", this.mode.openSeconds());
-		m.put("achievedPerSecond", spread(achieved));
-		m.put("claimMs", latencies(pooled.claim));
-		m.put("completeMs", latencies(pooled.complete));
-		m.put("claimP99MsPerRun", spread(p99claim));
-		m.put("completeP99MsPerRun", spread(p99complete));
-		m.put("serviceCpuCores", spread(cpu));
-		m.put("othersCpuCores", spread(others));
-		m.put("errors", pooled.errors);
-		m.put("emptyClaims", pooled.empty);
-		m.put("dueButUnsent", unsent);
 		if (unsent > 0) {
-			// A finding (the latency targets say how far off), not a failed check.
-			this.notes.add("open loop: the service did not keep up with 500/s: " + unsent
-					+ " claims were still unsent when the window closed (latencies are of those sent)");
+			this.notes.add("open loop (jvm): " + unsent + " claims were still unsent when the window closed");
 		}
-		say("open loop 500/s, 32 workers: claim %s ms, complete %s ms (p50/p99/p99.9), errors %d", fmtLat(pooled.claim),
-				fmtLat(pooled.complete), pooled.errors);
-		return m;
+		Results.OpenLoop o = new Results.OpenLoop("jvm", rate, workers, this.mode.openSeconds(),
+				Results.Spread.of(achieved), Results.Latency.of(pooled.claim), Results.Latency.of(pooled.complete),
+				pooled.errors, pooled.empty, unsent, Results.CpuCores.of(cpu));
+		say("open loop 500/s, 32 JVM workers: claim %s ms, complete %s ms (p50/p99/p99.9), errors %d",
+				o.claimMs().text(), o.completeMs().text(), o.errors());
+		return o;
 	}
 
+	// ---------------------------------------------------------------- graph, reaper, scale
+
 	/** Claim/complete down a chain of 1,000: each completion releases the next link. */
-	Map<String, Object> chain() throws Exception {
+	Results.Chain chain() throws Exception {
 		int n = 1000;
 		List<Double> seconds = new ArrayList<>();
 		Load.Tally pooled = new Load.Tally();
@@ -447,19 +694,15 @@ public class Bench {
 			seconds.add(t.seconds());
 			pooled.merge(t);
 		}
-		Map<String, Object> m = new LinkedHashMap<>();
-		m.put("links", n);
-		m.put("seconds", spread(seconds));
-		m.put("claimMs", latencies(pooled.claim));
-		m.put("completeMs", latencies(pooled.complete));
-		m.put("errors", pooled.errors);
-		say("chain of %d: %s s end to end; per link claim %s ms, complete %s ms", n, fmtSpread(seconds),
-				fmtLat(pooled.claim), fmtLat(pooled.complete));
-		return m;
+		Results.Chain c = new Results.Chain(n, Results.Spread.of(seconds), Results.Latency.of(pooled.claim),
+				Results.Latency.of(pooled.complete), pooled.errors);
+		say("chain of %d: %s s end to end; per link claim %s ms, complete %s ms", n, c.seconds().text(),
+				c.claimMs().text(), c.completeMs().text());
+		return c;
 	}
 
 	/** 10,000 dependents on one item: the completion that releases them all. */
-	Map<String, Object> fanIn() throws Exception {
+	Results.FanIn fanIn() throws Exception {
 		int n = 10_000;
 		List<Double> ms = new ArrayList<>();
 		for (int rep = 0; rep < this.mode.graphReps(); rep++) {
@@ -474,7 +717,7 @@ public class Bench {
 				continue;
 			}
 			long t0 = System.nanoTime();
-			var r = this.load.complete(hub.leaseId(), hub.epoch());
+			var r = this.load.complete("bench-fanin", hub.leaseId(), hub.epoch());
 			double took = (System.nanoTime() - t0) / 1e6;
 			if (r.statusCode() != 200) {
 				this.serviceErrors++;
@@ -491,35 +734,54 @@ public class Bench {
 			ms.add(took);
 			this.fixtures.retireReady(dependents);
 		}
-		Map<String, Object> m = new LinkedHashMap<>();
-		m.put("dependents", n);
-		m.put("completeMs", spread(ms));
-		say("fan-in of %d: the releasing completion took %s ms", n, fmtSpread(ms));
-		return m;
+		Results.FanIn f = new Results.FanIn(n, Results.Spread.of(ms));
+		say("fan-in of %d: the releasing completion took %s ms", n, f.completeMs().text());
+		return f;
 	}
 
-	/** 10,000 leases expiring at once: from their expiry until all are recorded and ready. */
-	Map<String, Object> reaper() throws Exception {
+	/**
+	 * 10,000 leases expiring at once: from their expiry until all are recorded and ready.
+	 * Each repetition also records what could make it slow: a checkpoint during it, the WAL
+	 * it wrote, dead rows in the tables the reaper reads.
+	 */
+	Results.Reaper reaper() throws Exception {
 		int n = 10_000;
 		List<Double> seconds = new ArrayList<>();
+		List<Results.ReaperRun> runs = new ArrayList<>();
 		for (int rep = 0; rep < this.mode.reaperReps(); rep++) {
 			String queue = "bench-reaper-" + rep;
 			this.pg.vacuumHot();
 			double expiresAt = this.fixtures.leasedExpiringTogether(queue, n, 2);
-			double done = this.fixtures.awaitReaped(queue, n, 120);
-			seconds.add(done - expiresAt);
+			String[] before = this.pg.sql("""
+					select (select checkpoints_timed + checkpoints_req from pg_stat_bgwriter)
+					    || ' ' || pg_current_wal_lsn()::text
+					""").split(" ");
+			double[] at;
+			Cpu.Cores cores;
+			try (Cpu cpu = new Cpu(this.service.pid, () -> 0, this.databases)) {
+				at = this.fixtures.awaitReaped(queue, n, 120);
+				cores = cpu.cores();
+			}
+			String[] after = this.pg.sql("""
+					select (select checkpoints_timed + checkpoints_req from pg_stat_bgwriter)
+					    || ' ' || pg_wal_lsn_diff(pg_current_wal_lsn(), '%s')::bigint
+					    || ' ' || (select n_dead_tup from pg_stat_user_tables where relname = 'leases')
+					    || ' ' || (select n_dead_tup from pg_stat_user_tables where relname = 'work_items')
+					""".formatted(before[1])).split(" ");
+			seconds.add(at[1] - expiresAt);
+			runs.add(new Results.ReaperRun(round(at[1] - expiresAt, 3), round(at[0] - expiresAt, 3),
+					!after[0].equals(before[0]), Long.parseLong(after[1]), Long.parseLong(after[2]),
+					Long.parseLong(after[3]), cores));
 			long recorded = this.fixtures.expiredInHistory(queue);
 			if (recorded != n) {
 				this.problems.add("reaper: " + recorded + " of " + n + " leases in lease_history as expired");
 			}
 			this.fixtures.retireReady(queue);
 		}
-		Map<String, Object> m = new LinkedHashMap<>();
-		m.put("leases", n);
-		m.put("secondsFromExpiry", spread(seconds));
-		m.put("reaperInterval", "1s (default)");
-		say("reaper: %d leases expiring together recorded and ready again %s s after expiry", n, fmtSpread(seconds));
-		return m;
+		Results.Reaper r = new Results.Reaper(n, Results.Spread.of(seconds), "1s (default)", runs);
+		say("reaper: %d leases expiring together recorded and ready again %s s after expiry; %s", n,
+				r.secondsFromExpiry().text(), runs);
+		return r;
 	}
 
 	/**
@@ -527,10 +789,8 @@ public class Bench {
 	 * and a fixed supply is ready; one worker claims and completes (per-claim cost, no
 	 * queueing), the same number of claims at every size.
 	 */
-	Map<String, Object> scale() throws Exception {
-		Map<String, Object> out = new LinkedHashMap<>();
-		Map<String, Object> sizes = new LinkedHashMap<>();
-		out.put("sizes", sizes);
+	Results.Scale scale(String db) throws Exception {
+		Map<String, Results.ScaleSize> sizes = new LinkedHashMap<>();
 		int warm = 10;
 		long supply = (long) this.mode.scaleClaims() * this.mode.scaleReps() + warm;
 		double first = Double.NaN;
@@ -555,36 +815,32 @@ public class Bench {
 				p50.add(t.claim.percentileMs(50));
 				pooled.merge(t);
 			}
-			Map<String, Object> point = new LinkedHashMap<>();
-			point.put("items", total);
-			point.put("readyAtStart", ready);
-			point.put("fillSeconds", round(fillSeconds, 1));
-			point.put("claimP50MsPerRun", spread(p50));
-			point.put("claimMs", latencies(pooled.claim));
-			point.put("completeMs", latencies(pooled.complete));
-			point.put("errors", pooled.errors);
+			Results.ScaleSize point = new Results.ScaleSize(total, ready, round(fillSeconds, 1), Results.Spread.of(p50),
+					Results.Latency.of(pooled.claim), Results.Latency.of(pooled.complete), pooled.errors);
 			sizes.put(String.valueOf(size), point);
-			double median = Samples.median(unbox(p50));
+			double median = point.claimP50MsPerRun().median();
 			if (Double.isNaN(first)) {
 				first = median;
 			}
 			last = median;
 			say("scale %,d items (%,d ready, filled in %.0f s): claim p50 %s ms, claim %s ms, complete %s ms", total,
-					ready, fillSeconds, fmtSpread(p50), fmtLat(pooled.claim), fmtLat(pooled.complete));
+					ready, fillSeconds, point.claimP50MsPerRun().text(), point.claimMs().text(),
+					point.completeMs().text());
 		}
-		out.put("ratio", round(last / first, 3));
-		out.put("ratioOf", "median claim p50 at the largest size / at 1,000 items");
-		return out;
+		Results.Consistency consistency = consistency();
+		return new Results.Scale(sizes, round(last / first, 3),
+				"median claim p50 at the largest size / at 1,000 items", consistency,
+				serviceInfo(db, consistency, this.service.cpuSeconds()));
 	}
 
 	/** GET /actuator/consistency must report no inconsistency. */
-	Map<String, Object> consistency() throws Exception {
+	Results.Consistency consistency() throws Exception {
 		long t0 = System.nanoTime();
-		Map<String, Object> m = new LinkedHashMap<>();
+		boolean ok;
+		String via = "GET /actuator/consistency";
 		try {
 			String body = this.load.get("/actuator/consistency");
-			boolean ok = body.contains("\"consistent\":true");
-			m.put("consistent", ok);
+			ok = body.contains("\"consistent\":true");
 			if (!ok) {
 				this.problems.add("consistency audit: " + Load.abbreviate(body));
 			}
@@ -594,18 +850,19 @@ public class Bench {
 			// socket timeout; should it still fail, the same statement runs through psql over
 			// the whole id range, so the check still happens.
 			this.problems.add("GET /actuator/consistency failed (" + Load.abbreviate(ex.getMessage())
-					+ "); ran ConsistencyAudit.INCONSISTENT_ITEMS through psql instead");
+					+ "); ran the audit statement through psql instead");
 			String found = this.pg.sql(Sql.bind(this.sql.audit, Map.of("limit", "100", "after",
-					"'00000000-0000-0000-0000-000000000000'::uuid", "upTo", "'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid")) + ";");
-			m.put("consistent", found.isEmpty());
-			m.put("via", "psql");
-			if (!found.isEmpty()) {
+					"'00000000-0000-0000-0000-000000000000'::uuid", "upTo", "'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid"))
+					+ ";");
+			ok = found.isEmpty();
+			via = "psql";
+			if (!ok) {
 				this.problems.add("consistency audit: " + Load.abbreviate(found));
 			}
 		}
-		m.put("seconds", round((System.nanoTime() - t0) / 1e9, 1));
-		say("consistency audit: %s (%.1f s)", m.get("consistent"), m.get("seconds"));
-		return m;
+		Results.Consistency c = new Results.Consistency(ok, via, round((System.nanoTime() - t0) / 1e9, 1));
+		say("consistency audit: %s (%.1f s)", ok, c.seconds());
+		return c;
 	}
 
 	// ---------------------------------------------------------------- helpers
@@ -617,14 +874,17 @@ public class Bench {
 	}
 
 	/**
-	 * pgbench stops at -T between statements, so a client can leave a claimed item
-	 * leased; such leases are completed here with the same statements (as a worker
-	 * would), so they neither linger nor expire into a later point.
+	 * pgbench stops at -T between statements and wrk in the middle of a cycle, so a client
+	 * can leave a claimed item leased; such leases are completed here with the same effect
+	 * as the service's complete, so they neither linger nor expire into a later point.
 	 */
 	void endStrandedLeases() throws Exception {
 		this.pg.sql("""
 				with ended as (
-				    delete from leases where worker_id like 'raw-%' returning *
+				    delete from leases
+				    where worker_id like 'raw-%' or worker_id like 'wrk-%'
+				        or (worker_id like 'bench-%' and worker_id <> 'bench-reaper')
+				    returning *
 				), recorded as (
 				    insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at,
 				        ended_at, outcome, reason)
@@ -636,76 +896,50 @@ public class Bench {
 				""");
 	}
 
-	/** Writes what is measured so far, so a run that is killed still leaves its evidence. */
-	void checkpoint() throws IOException {
-		this.json.put("problems", this.problems);
-		Files.writeString(this.resultsDir.resolve(this.stamp + "-" + this.mode.name() + ".partial.json"),
-				Json.write(this.json) + "\n");
+	Results.Run results(String summary, String table) {
+		return new Results.Run(this.mode.name(), this.startedAt,
+				machine(), this.serviceInfo, this.throughput, this.batch, this.peer, this.openLoop, this.openLoopJvm,
+				this.chain, this.fanIn, this.reaper, this.scale, round((System.nanoTime() - this.started) / 1e9, 0),
+				this.serviceErrors, this.problems, this.notes, summary, table);
 	}
 
-	/** Cores that other people's processes used since {@code before}. */
-	double others(Machine before) {
-		return before.othersCores(Machine.snapshot(), Machine.mine(new Pg("postgres"), this.ours, this.databases));
+	Results.Machine machine() {
+		Pg postgres = new Pg("postgres");
+		try {
+			return new Results.Machine(Runtime.getRuntime().availableProcessors(), postgres.sql("select version()"),
+					postgres.sql("show autovacuum"), postgres.sql("show synchronous_commit"), this.loadBefore,
+					loadAverage());
+		}
+		catch (IOException | InterruptedException ex) {
+			return new Results.Machine(Runtime.getRuntime().availableProcessors(), "unknown", "unknown", "unknown",
+					this.loadBefore, loadAverage());
+		}
+	}
+
+	/** Writes what is measured so far, so a run that is killed still leaves its evidence. */
+	void checkpoint() throws IOException {
+		Files.writeString(this.resultsDir.resolve(this.stamp + "-" + this.mode.name() + ".partial.json"),
+				Json.write(results(null, null)) + "\n");
 	}
 
 	void countErrors(String where, Load.Tally t) {
-		this.serviceErrors += t.errors;
-		if (t.errors > 0) {
-			this.problems.add(where + ": " + t.errors + " error responses, e.g. "
-					+ String.join(" | ", t.errorSamples.stream().limit(3).toList()));
+		countErrors(where, t.errors, t.errorSamples.stream().toList());
+	}
+
+	void countErrors(String where, long errors, List<String> samples) {
+		this.serviceErrors += errors;
+		if (errors > 0) {
+			this.problems.add(where + ": " + errors + " error responses, e.g. "
+					+ String.join(" | ", samples.stream().limit(3).toList()));
 		}
-	}
-
-	static Map<String, Object> latencies(Samples s) {
-		Map<String, Object> m = new LinkedHashMap<>();
-		m.put("n", s.size());
-		m.put("p50", round(s.percentileMs(50), 2));
-		m.put("p99", round(s.percentileMs(99), 2));
-		m.put("p999", round(s.percentileMs(99.9), 2));
-		return m;
-	}
-
-	static Map<String, Object> spread(List<Double> xs) {
-		Map<String, Object> m = new LinkedHashMap<>();
-		double[] v = unbox(xs);
-		m.put("median", round(Samples.median(v), 2));
-		m.put("min", round(xs.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN), 2));
-		m.put("max", round(xs.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN), 2));
-		m.put("runs", xs.stream().map((x) -> round(x, 2)).toList());
-		return m;
-	}
-
-	static double[] unbox(List<Double> xs) {
-		return xs.stream().mapToDouble(Double::doubleValue).toArray();
-	}
-
-	static String fmtSpread(List<Double> xs) {
-		double[] v = unbox(xs);
-		double med = Samples.median(v);
-		if (v.length == 1) {
-			return fmt(med);
-		}
-		return fmt(med) + " [" + fmt(xs.stream().mapToDouble(Double::doubleValue).min().orElseThrow()) + "–"
-				+ fmt(xs.stream().mapToDouble(Double::doubleValue).max().orElseThrow()) + "]";
-	}
-
-	static String fmtLat(Samples s) {
-		return fmt(s.percentileMs(50)) + "/" + fmt(s.percentileMs(99)) + "/" + fmt(s.percentileMs(99.9));
 	}
 
 	static String fmt(double x) {
-		if (Double.isNaN(x)) {
-			return "-";
-		}
-		return (Math.abs(x) >= 100) ? String.format(Locale.ROOT, "%.0f", x) : String.format(Locale.ROOT, "%.2f", x);
+		return Results.fmt(x);
 	}
 
 	static double round(double x, int digits) {
-		if (Double.isNaN(x) || Double.isInfinite(x)) {
-			return x;
-		}
-		double f = Math.pow(10, digits);
-		return Math.round(x * f) / f;
+		return Results.round(x, digits);
 	}
 
 	static String loadAverage() {
@@ -727,129 +961,19 @@ public class Bench {
 
 	// ---------------------------------------------------------------- report
 
-	@SuppressWarnings("unchecked")
 	int report() throws IOException {
-		Map<String, Object> tp = (Map<String, Object>) this.json.get("throughput");
-		StringBuilder table = new StringBuilder();
-		Consumer<String> line = (s) -> table.append(s).append('\n');
-		line.accept("");
-		line.accept(String.format(Locale.ROOT, "%-15s %4s | %-28s | %-22s | %5s | %-20s | %-20s | %-20s | %4s | %5s | %s",
-				"variant", "W", "raw items/s med[min-max]", "service items/s", "ratio", "claim ms p50/p99/p999",
-				"renew ms", "complete ms", "errs", "cpu", "others' cpu raw/svc"));
-		for (var v : tp.entrySet()) {
-			for (var w : ((Map<String, Object>) v.getValue()).entrySet()) {
-				Map<String, Object> p = (Map<String, Object>) w.getValue();
-				line.accept(String.format(Locale.ROOT,
-						"%-15s %4s | %-28s | %-22s | %5.2f | %-20s | %-20s | %-20s | %4d | %5s | %s/%s", v.getKey(),
-						w.getKey(),
-						rawText(p, w.getKey()), spreadText(p.get("service")), (double) p.get("ratio"),
-						latText(p.get("claimMs")), p.containsKey("renewMs") ? latText(p.get("renewMs")) : "",
-						latText(p.get("completeMs")), (long) p.get("errors"),
-						fmt((double) ((Map<String, Object>) p.get("serviceCpuCores")).get("median")),
-						fmt(median(p.get("othersCpuCoresDuringRaw"))), fmt(median(p.get("othersCpuCoresDuringService")))));
-			}
-		}
-		Map<String, Object> open = (Map<String, Object>) this.json.get("openLoop");
-		Map<String, Object> scale = (Map<String, Object>) this.json.get("scale");
-		Map<String, Object> chain = (Map<String, Object>) this.json.get("chain");
-		Map<String, Object> fan = (Map<String, Object>) this.json.get("fanIn");
-		Map<String, Object> reaper = (Map<String, Object>) this.json.get("reaper");
-		Map<String, Object> svc = (Map<String, Object>) this.json.get("service");
-		Map<String, Object> p128 = (Map<String, Object>) ((Map<String, Object>) tp.get("lifecycle")).get("128");
-		Map<String, Object> p32 = (Map<String, Object>) ((Map<String, Object>) tp.get("lifecycle")).get("32");
-		line.accept("");
-		line.accept("diagnostic at 32: raw incl. the response-view reads (all SQL the service runs per item, no HTTP) "
-				+ spreadText(p32.get("rawWithResponseReads")) + " items/s; service / that = "
-				+ p32.get("ratioToRawWithResponseReads"));
-		line.accept("open loop 500/s, 32 workers: achieved " + spreadText(open.get("achievedPerSecond"))
-				+ " items/s, claim " + latText(open.get("claimMs")) + " ms, complete " + latText(open.get("completeMs"))
-				+ " ms (p50/p99/p99.9), service cpu " + spreadText(open.get("serviceCpuCores")) + " cores, others' cpu "
-				+ spreadText(open.get("othersCpuCores")) + " cores");
-		for (var s : ((Map<String, Object>) scale.get("sizes")).entrySet()) {
-			Map<String, Object> p = (Map<String, Object>) s.getValue();
-			line.accept(String.format(Locale.ROOT, "scale %,12d items: claim p50 %s ms, claim %s ms, complete %s ms",
-					(long) p.get("items"), spreadText(p.get("claimP50MsPerRun")), latText(p.get("claimMs")),
-					latText(p.get("completeMs"))));
-		}
-		line.accept("chain of 1,000: " + spreadText(chain.get("seconds")) + " s, per link claim "
-				+ latText(chain.get("claimMs")) + " ms, complete " + latText(chain.get("completeMs")) + " ms");
-		line.accept("fan-in 10,000: releasing completion " + spreadText(fan.get("completeMs")) + " ms");
-		line.accept("reaper 10,000: " + spreadText(reaper.get("secondsFromExpiry")) + " s from expiry to recorded + ready");
-		line.accept("service: peak heap used " + p128.get("peakHeapUsedMib") + " MiB (committed "
-				+ p128.get("peakHeapCommittedMib") + ") at 128 workers, peak RSS " + svc.get("peakRssMib")
-				+ " MiB, CPU " + svc.get("cpuSecondsTotal") + " s; consistency " + svc.get("consistency")
-				+ ", scale db consistency " + scale.get("consistency"));
-
-		double raw32 = median(p32.get("raw"));
-		double svc32 = median(p32.get("service"));
-		double ratio32 = (double) p32.get("ratio");
-		double claimP99 = (double) ((Map<String, Object>) open.get("claimMs")).get("p99");
-		double completeP99 = (double) ((Map<String, Object>) open.get("completeMs")).get("p99");
-		double scaleRatio = (double) scale.get("ratio");
-		double reaperSeconds = median(reaper.get("secondsFromExpiry"));
-		double heap = ((Number) p128.get("peakHeapUsedMib")).doubleValue();
-		line.accept("");
-		line.accept("targets:");
-		line.accept(target("lifecycle over HTTP >= 60% of raw at 32 workers", ratio32 >= 0.6, fmt(ratio32)));
-		line.accept(target("claim p99 <= 10 ms at 500/s", claimP99 <= 10, fmt(claimP99) + " ms"));
-		line.accept(target("complete p99 <= 10 ms at 500/s", completeP99 <= 10, fmt(completeP99) + " ms"));
-		line.accept(target("scale ratio <= 1.3", scaleRatio <= 1.3, fmt(scaleRatio)));
-		line.accept(target("reaper 10k <= 2 s", reaperSeconds <= 2, fmt(reaperSeconds) + " s"));
-		line.accept(target("heap <= 256 MiB at 128 workers", heap <= 256, fmt(heap) + " MiB"));
-		line.accept(target("errors 0", this.serviceErrors == 0, String.valueOf(this.serviceErrors)));
-		if (!this.problems.isEmpty()) {
-			line.accept("");
-			line.accept("problems:");
-			this.problems.forEach((p) -> line.accept("  - " + p));
-		}
-		if (!this.notes.isEmpty()) {
-			line.accept("");
-			line.accept("notes:");
-			this.notes.forEach((p) -> line.accept("  - " + p));
-		}
-		String summary = String.format(Locale.ROOT,
-				"bench: raw_lifecycle_32=%.0f service_lifecycle_32=%.0f ratio_32=%.2f claim_p99_ms=%.2f complete_p99_ms=%.2f scale_ratio=%.2f reaper_10k_seconds=%.2f heap_mib=%.0f errors=%d",
-				raw32, svc32, ratio32, claimP99, completeP99, scaleRatio, reaperSeconds, heap, this.serviceErrors);
-		line.accept("");
-		line.accept("load average before " + this.json.get("loadBefore") + ", after " + this.json.get("loadAfter")
-				+ "; duration " + this.json.get("durationSeconds") + " s");
-		this.json.put("summary", summary);
-		this.json.put("table", table.toString());
+		Results.Summary summary = Report.summary(this.throughput, this.openLoop, this.scale, this.reaper, this.peer,
+				this.batch, this.serviceErrors);
+		Results.Run partial = results(summary.line(), null);
+		String table = Report.table(partial, summary);
+		Results.Run run = results(summary.line(), table);
 		Path out = this.resultsDir.resolve(this.stamp + "-" + this.mode.name() + ".json");
-		Files.writeString(out, Json.write(this.json) + "\n");
+		Files.writeString(out, Json.write(run) + "\n");
 		Files.deleteIfExists(this.resultsDir.resolve(this.stamp + "-" + this.mode.name() + ".partial.json"));
 		System.out.print(table);
 		System.out.println("results: " + out);
-		System.out.println(summary);
+		System.out.println(summary.line());
 		return (this.serviceErrors == 0 && this.problems.isEmpty()) ? 0 : 1;
-	}
-
-	@SuppressWarnings("unchecked")
-	static double median(Object spread) {
-		return ((Number) ((Map<String, Object>) spread).get("median")).doubleValue();
-	}
-
-	@SuppressWarnings("unchecked")
-	static String spreadText(Object spread) {
-		Map<String, Object> m = (Map<String, Object>) spread;
-		List<Double> runs = (List<Double>) m.get("runs");
-		return fmtSpread(runs);
-	}
-
-	/** The raw figure, marked when pgbench ran fewer clients than workers (max_connections). */
-	static String rawText(Map<String, Object> point, String workers) {
-		String clients = point.get("rawClients").toString();
-		return spreadText(point.get("raw")) + (clients.equals(workers) ? "" : " (c=" + clients + ")");
-	}
-
-	@SuppressWarnings("unchecked")
-	static String latText(Object lat) {
-		Map<String, Object> m = (Map<String, Object>) lat;
-		return fmt((double) m.get("p50")) + "/" + fmt((double) m.get("p99")) + "/" + fmt((double) m.get("p999"));
-	}
-
-	static String target(String what, boolean met, String value) {
-		return String.format(Locale.ROOT, "  %-50s %-12s %s", what, value, met ? "met" : "NOT MET");
 	}
 
 }

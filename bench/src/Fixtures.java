@@ -148,7 +148,10 @@ final class Fixtures {
 
 	/**
 	 * The bulk equivalent of {@code n} claims: items leased at epoch 1 with leases that all
-	 * expire at one moment, {@code inSeconds} from now. Returns that moment (epoch
+	 * expire at one moment, {@code inSeconds} from now. Lease ids are UUIDv7-shaped like the
+	 * service's: with random ones, recording them appended to random leaf pages of
+	 * lease_history's primary key (more pages dirtied, more full-page images in the WAL) where
+	 * the service's own leases append at its right edge. Returns that moment (epoch
 	 * seconds, PostgreSQL's clock, which is the reaper's clock too).
 	 */
 	double leasedExpiringTogether(String queue, int n, int inSeconds) throws IOException, InterruptedException {
@@ -161,36 +164,45 @@ final class Fixtures {
 				    returning id
 				)
 				insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
-				select gen_random_uuid(), m.id, 'bench-reaper', 1, now(), t.expires_at from made m cross join moment t;
+				select bench_uuid7(clock_timestamp()), m.id, 'bench-reaper', 1, now(), t.expires_at
+				from made m cross join moment t;
 				select extract(epoch from expires_at) from moment;
 				""".formatted(queue, n, inSeconds)));
 	}
 
 	/**
 	 * Waits until no lease of the queue is active any more and all {@code n} items are
-	 * ready again; returns the moment that was first seen (epoch seconds, PostgreSQL's
-	 * clock). Polls every 50 ms inside PostgreSQL with two cheap reads (the leases table
-	 * holds only active leases), so the wait itself hardly loads the reaper's database;
-	 * the history rows are checked once afterwards ({@link #expiredInHistory}).
+	 * ready again. Answers two moments (epoch seconds, PostgreSQL's clock, which is the
+	 * reaper's clock too): when the first of the leases was seen gone, and when all were
+	 * done. Polls every 50 ms inside PostgreSQL with cheap reads (the leases table holds
+	 * only active leases), so the wait itself hardly loads the reaper's database; the history
+	 * rows are checked once afterwards ({@link #expiredInHistory}).
 	 */
-	double awaitReaped(String queue, int n, int timeoutSeconds) throws IOException, InterruptedException {
-		return Double.parseDouble(this.pg.sql("""
-				create temp table seen(at timestamptz);
+	double[] awaitReaped(String queue, int n, int timeoutSeconds) throws IOException, InterruptedException {
+		String[] at = this.pg.sql("""
+				create temp table seen(first_at timestamptz, done_at timestamptz);
 				do $$
-				declare deadline timestamptz := clock_timestamp() + make_interval(secs => %3$d);
+				declare
+				    deadline timestamptz := clock_timestamp() + make_interval(secs => %3$d);
+				    first_at timestamptz;
+				    active bigint;
 				begin
 				    loop
-				        exit when not exists (select 1 from leases where worker_id = 'bench-reaper')
-				              and (select count(*) from ready_items where queue = '%1$s') >= %2$d;
+				        select count(*) into active from leases where worker_id = 'bench-reaper';
+				        if first_at is null and active < %2$d then
+				            first_at := clock_timestamp();
+				        end if;
+				        exit when active = 0 and (select count(*) from ready_items where queue = '%1$s') >= %2$d;
 				        if clock_timestamp() > deadline then
 				            raise exception 'reaper did not finish within %3$s s';
 				        end if;
 				        perform pg_sleep(0.05);
 				    end loop;
-				    insert into seen values (clock_timestamp());
+				    insert into seen values (first_at, clock_timestamp());
 				end $$;
-				select extract(epoch from at) from seen;
-				""".formatted(queue, n, timeoutSeconds)));
+				select extract(epoch from first_at) || ' ' || extract(epoch from done_at) from seen;
+				""".formatted(queue, n, timeoutSeconds)).split(" ");
+		return new double[] { Double.parseDouble(at[0]), Double.parseDouble(at[1]) };
 	}
 
 	long expiredInHistory(String queue) throws IOException, InterruptedException {

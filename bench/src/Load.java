@@ -29,7 +29,10 @@ final class Load {
 
 	private final String base;
 
-	Load(int port) {
+	private final Auth auth;
+
+	Load(int port, Auth auth) {
+		this.auth = auth;
 		// HTTP/1.1 with keep-alive, as a worker library would use; the default (HTTP/2) would
 		// try an h2c upgrade on every new connection.
 		this.http = HttpClient.newBuilder()
@@ -94,17 +97,21 @@ final class Load {
 	record Claimed(int status, String leaseId, long epoch, String title, String body) {
 	}
 
-	HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
+	HttpResponse<String> post(String path, String json, String workerId) throws IOException, InterruptedException {
 		HttpRequest request = HttpRequest.newBuilder(URI.create(this.base + path))
 			.timeout(Duration.ofSeconds(60))
 			.header("Content-Type", "application/json")
+			.header("Authorization", "Bearer " + this.auth.tokenFor(workerId))
 			.POST(HttpRequest.BodyPublishers.ofString(json))
 			.build();
 		return this.http.send(request, HttpResponse.BodyHandlers.ofString());
 	}
 
 	String get(String path) throws IOException, InterruptedException {
-		HttpRequest request = HttpRequest.newBuilder(URI.create(this.base + path)).timeout(Duration.ofMinutes(10)).build();
+		HttpRequest request = HttpRequest.newBuilder(URI.create(this.base + path))
+			.timeout(Duration.ofMinutes(10))
+			.header("Authorization", "Bearer " + this.auth.adminToken)
+			.build();
 		HttpResponse<String> response = this.http.send(request, HttpResponse.BodyHandlers.ofString());
 		if (response.statusCode() != 200) {
 			throw new IOException("GET " + path + " answered " + response.statusCode() + ": " + response.body());
@@ -115,7 +122,7 @@ final class Load {
 	Claimed claim(String workerId, String queue) throws IOException, InterruptedException {
 		String body = (queue == null) ? "{\"workerId\":\"" + workerId + "\"}"
 				: "{\"workerId\":\"" + workerId + "\",\"queues\":[\"" + queue + "\"]}";
-		HttpResponse<String> r = post("/claims", body);
+		HttpResponse<String> r = post("/claims", body, workerId);
 		if (r.statusCode() != 201) {
 			return new Claimed(r.statusCode(), null, 0, null, r.body());
 		}
@@ -127,12 +134,12 @@ final class Load {
 		return new Claimed(201, m.group(1), Long.parseLong(m.group(2)), t.find() ? t.group(1) : null, r.body());
 	}
 
-	HttpResponse<String> complete(String leaseId, long epoch) throws IOException, InterruptedException {
-		return post("/leases/" + leaseId + "/complete", "{\"epoch\":" + epoch + "}");
+	HttpResponse<String> complete(String workerId, String leaseId, long epoch) throws IOException, InterruptedException {
+		return post("/leases/" + leaseId + "/complete", "{\"epoch\":" + epoch + "}", workerId);
 	}
 
-	HttpResponse<String> renew(String leaseId, long epoch) throws IOException, InterruptedException {
-		return post("/leases/" + leaseId + "/renew", "{\"epoch\":" + epoch + "}");
+	HttpResponse<String> renew(String workerId, String leaseId, long epoch) throws IOException, InterruptedException {
+		return post("/leases/" + leaseId + "/renew", "{\"epoch\":" + epoch + "}", workerId);
 	}
 
 	/**
@@ -202,7 +209,7 @@ final class Load {
 				}
 				tally.claim.add(t1 - t0);
 				titles.add(c.title());
-				HttpResponse<String> r = complete(c.leaseId(), c.epoch());
+				HttpResponse<String> r = complete(workerId, c.leaseId(), c.epoch());
 				long t2 = System.nanoTime();
 				if (r.statusCode() != 200) {
 					tally.error("POST /leases/" + c.leaseId() + "/complete -> " + r.statusCode() + " "
@@ -223,7 +230,8 @@ final class Load {
 	private void cycle(int w, Tally tally, boolean renew, long due) throws InterruptedException {
 		try {
 			tally.firstStart = Math.min(tally.firstStart, due);
-			Claimed c = claim("bench-" + w, null);
+			String workerId = workerId(w);
+			Claimed c = claim(workerId, null);
 			long claimed = System.nanoTime();
 			if (c.status() == 204) {
 				// A drained queue is not throughput: counted, reported, and the point flagged.
@@ -239,7 +247,7 @@ final class Load {
 			tally.claim.add(claimed - due);
 			if (renew) {
 				long t0 = System.nanoTime();
-				HttpResponse<String> r = renew(c.leaseId(), c.epoch());
+				HttpResponse<String> r = renew(workerId, c.leaseId(), c.epoch());
 				if (r.statusCode() != 200) {
 					tally.error("POST /leases/" + c.leaseId() + "/renew -> " + r.statusCode() + " " + abbreviate(r.body()));
 					return;
@@ -247,7 +255,7 @@ final class Load {
 				tally.renew.add(System.nanoTime() - t0);
 			}
 			long t0 = System.nanoTime();
-			HttpResponse<String> r = complete(c.leaseId(), c.epoch());
+			HttpResponse<String> r = complete(workerId, c.leaseId(), c.epoch());
 			long done = System.nanoTime();
 			if (r.statusCode() != 200) {
 				tally.error("POST /leases/" + c.leaseId() + "/complete -> " + r.statusCode() + " " + abbreviate(r.body()));
@@ -260,6 +268,11 @@ final class Load {
 		catch (IOException ex) {
 			tally.error("I/O: " + ex);
 		}
+	}
+
+	/** The id of simulated worker {@code w}: stable, so tokens can be minted in advance. */
+	static String workerId(int w) {
+		return "bench-" + w;
 	}
 
 	private interface Worker {

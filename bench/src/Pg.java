@@ -59,10 +59,18 @@ final class Pg {
 	 * prepares them too), one pgbench thread per core.
 	 */
 	PgbenchResult pgbench(Path script, int clients, int seconds) throws IOException, InterruptedException {
+		return pgbench(script, clients, seconds, (pid) -> {
+		});
+	}
+
+	/** The same, telling {@code started} pgbench's pid (for the CPU meter). */
+	PgbenchResult pgbench(Path script, int clients, int seconds, java.util.function.LongConsumer started)
+			throws IOException, InterruptedException {
 		List<String> cmd = new ArrayList<>(List.of("pgbench", "-h", HOST, "-U", "postgres", "-n", "-M", "prepared",
 				"-c", String.valueOf(clients), "-j", String.valueOf(Math.min(clients, 2)), "-T",
 				String.valueOf(seconds), "-f", script.toString(), this.db));
 		Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+		started.accept(p.pid());
 		String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		p.waitFor();
 		double tps = number(out, "tps = ([0-9.]+) \\(without initial connection time\\)", 0);

@@ -38,7 +38,7 @@ final class Service implements AutoCloseable {
 	}
 
 	/** Starts the process; call {@link #awaitHealthy} before using it. */
-	static Service launch(Path javaHome, Path jar, String db, int port, Path log, Path pidFile)
+	static Service launch(Path javaHome, Path jar, String db, int port, String adminToken, Path log, Path pidFile)
 			throws IOException, InterruptedException {
 		ProcessBuilder pb = new ProcessBuilder(javaHome.resolve("bin/java").toString(), "-jar", jar.toString(),
 				"--server.port=" + port)
@@ -47,10 +47,19 @@ final class Service implements AutoCloseable {
 		pb.environment().put("SPRING_DATASOURCE_URL", "jdbc:postgresql://127.0.0.1:5432/" + db);
 		pb.environment().put("SPRING_DATASOURCE_USERNAME", "postgres");
 		pb.environment().put("SPRING_DATASOURCE_PASSWORD", "");
+		// Accepted as an admin token once the service has security; ignored before.
+		pb.environment().put("WORKGRAPH_SECURITY_BOOTSTRAP_ADMIN_TOKEN", adminToken);
 		Service s = new Service(pb.start(), port, log, javaHome);
 		// run.sh kills whatever is listed here if this JVM dies without cleaning up.
 		Files.writeString(pidFile, s.pid + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
 		return s;
+	}
+
+	/** A port nobody listens on now (the kernel's choice), for a service of this run. */
+	static int freePort() throws IOException {
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
 	}
 
 	void awaitHealthy(Duration timeout) throws IOException, InterruptedException {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.ZipEntry;
@@ -16,8 +17,10 @@ import java.util.zip.ZipInputStream;
 
 /**
  * The raw ceiling's SQL, taken from the service itself: the packaged jar is unpacked and
- * the statement constants are read by reflection, so the pgbench scripts run exactly the
- * statements the service runs (same tables, indexes, plans) and cannot drift from them.
+ * the statement constants named in bench/statements.properties are read by reflection, so
+ * the pgbench scripts run exactly the statements the service runs (same tables, indexes,
+ * plans). The service's BenchStatementsTests reads the same file and fails when a name no
+ * longer exists or a hot path runs another statement.
  */
 final class Sql {
 
@@ -39,25 +42,44 @@ final class Sql {
 
 	final String audit;
 
-	/** The reads that build the response's item view (ItemViews.find / assemble). */
-	final List<String> itemView;
+	/** The read that builds the complete's answer (the item's view, by its id). */
+	final String itemView;
 
-	final List<String> claimView;
+	/** The read that builds the claim's answer (the claimed row's parts, by its id). */
+	final String claimView;
 
-	private Sql(ClassLoader app) throws ReflectiveOperationException {
-		this.claim = constant(app, "dev.workgraph.lease.Claims", "CLAIM_NEXT_READY");
-		this.lockItem = constant(app, "dev.workgraph.lease.Fencing", "LOCK_ITEM_OF_LEASE");
-		this.complete = constant(app, "dev.workgraph.lease.Fencing", "COMPLETE_IF_CURRENT");
-		this.renew = constant(app, "dev.workgraph.lease.Fencing", "RENEW_IF_CURRENT");
-		this.audit = constant(app, "dev.workgraph.audit.ConsistencyAudit", "INCONSISTENT_ITEMS");
-		// The claim's answer assembles the claimed row's parts (it has the row already); the
-		// complete's answer loads the item with its parts. One statement each.
-		this.claimView = List.of(constant(app, "dev.workgraph.view.ItemViews", "PARTS_OF_ITEMS"));
-		this.itemView = List.of(constant(app, "dev.workgraph.view.ItemViews", "ITEM_VIEWS_BY_ID"));
+	/** Where each statement came from (name -> class#field), for the results file. */
+	final Map<String, String> sources;
+
+	private Sql(ClassLoader app, Map<String, String> names) throws ReflectiveOperationException {
+		this.sources = names;
+		this.claim = constant(app, names, "claim");
+		this.lockItem = constant(app, names, "lockItem");
+		this.complete = constant(app, names, "complete");
+		this.renew = constant(app, names, "renew");
+		this.audit = constant(app, names, "audit");
+		this.claimView = constant(app, names, "claimView");
+		this.itemView = constant(app, names, "itemView");
+	}
+
+	/** name -> "class#field", in file order. */
+	static Map<String, String> names(Path statements) throws IOException {
+		Properties p = new Properties();
+		try (var in = Files.newBufferedReader(statements)) {
+			p.load(in);
+		}
+		Map<String, String> names = new LinkedHashMap<>();
+		for (String line : Files.readAllLines(statements)) {
+			String key = line.contains("=") ? line.substring(0, line.indexOf('=')).strip() : "";
+			if (!key.isEmpty() && !key.startsWith("#") && p.containsKey(key)) {
+				names.put(key, p.getProperty(key).strip());
+			}
+		}
+		return names;
 	}
 
 	/** Unpacks the jar's classes and libraries into {@code dir} and reads the statements. */
-	static Sql fromJar(Path jar, Path dir) throws IOException, ReflectiveOperationException {
+	static Sql fromJar(Path jar, Path dir, Path statements) throws IOException, ReflectiveOperationException {
 		unzip(jar, dir);
 		List<URL> urls = new ArrayList<>();
 		urls.add(dir.resolve("BOOT-INF/classes").toUri().toURL());
@@ -69,13 +91,18 @@ final class Sql {
 		// Class initialisation needs the service's dependencies (the constants are built with
 		// String.formatted, so they are not compile-time constants that javac could inline).
 		try (URLClassLoader app = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader())) {
-			return new Sql(app);
+			return new Sql(app, names(statements));
 		}
 	}
 
-	private static String constant(ClassLoader app, String className, String field)
+	private static String constant(ClassLoader app, Map<String, String> names, String name)
 			throws ReflectiveOperationException {
-		Field f = Class.forName(className, true, app).getDeclaredField(field);
+		String source = names.get(name);
+		if (source == null || !source.contains("#")) {
+			throw new IllegalArgumentException("bench/statements.properties: no class#field for '" + name + "'");
+		}
+		Field f = Class.forName(source.substring(0, source.indexOf('#')), true, app)
+			.getDeclaredField(source.substring(source.indexOf('#') + 1));
 		f.setAccessible(true);
 		return (String) f.get(null);
 	}
@@ -101,10 +128,11 @@ final class Sql {
 	/**
 	 * The claim as one statement (the service runs it in autocommit), its lease id and
 	 * epoch kept in pgbench variables c_lease_id / c_epoch by {@code \gset}. The lease id
-	 * is random (the service uses UUIDv7 from the JVM); the worker id is per client.
+	 * is UUIDv7-shaped (Fixtures' bench_uuid7), as the service's are, so the lease and
+	 * history keys grow at their right edge on both sides; the worker id is per client.
 	 */
 	String claimScript() {
-		return "-- Claims.CLAIM_NEXT_READY\n" + bind(this.claim, Map.of("leaseId", "gen_random_uuid()", "workerId",
+		return "-- " + this.sources.get("claim") + "\n" + bind(this.claim, Map.of("leaseId", "bench_uuid7(clock_timestamp())", "workerId",
 				"('raw-' || :client_id::text)", "leaseSeconds", LEASE_SECONDS, "continuitySeconds", CONTINUITY_SECONDS))
 				+ "\n\\gset c_\n";
 	}
@@ -112,26 +140,20 @@ final class Sql {
 	/** LeaseCommands.complete: one transaction, the item locked first, then the fenced completion. */
 	String completeScript() {
 		Map<String, String> lease = Map.of("leaseId", ":c_lease_id", "epoch", ":c_epoch", "result", "NULL");
-		return "-- Fencing.LOCK_ITEM_OF_LEASE + Fencing.COMPLETE_IF_CURRENT in one transaction\nbegin;\n"
+		return "-- " + this.sources.get("lockItem") + " + " + this.sources.get("complete")
+				+ " in one transaction\nbegin;\n"
 				+ bind(this.lockItem, lease) + ";\n" + bind(this.complete, lease) + ";\nend;\n";
 	}
 
 	/** LeaseCommands.renew: the fenced renewal in its own transaction. */
 	String renewScript() {
-		return "-- Fencing.RENEW_IF_CURRENT in one transaction\nbegin;\n" + bind(this.renew,
+		return "-- " + this.sources.get("renew") + " in one transaction\nbegin;\n" + bind(this.renew,
 				Map.of("leaseId", ":c_lease_id", "epoch", ":c_epoch", "leaseSeconds", LEASE_SECONDS)) + ";\nend;\n";
 	}
 
-	/**
-	 * The view reads, each in autocommit as the service runs them, for the claimed item (the
-	 * service passes the id array as text '{...}' cast to uuid[]).
-	 */
-	static String viewScript(String comment, List<String> reads) {
-		StringBuilder out = new StringBuilder("-- " + comment + "\n");
-		for (String read : reads) {
-			out.append(bind(read, Map.of("ids", "('{' || :c_id::text || '}')"))).append(";\n");
-		}
-		return out.toString();
+	/** A view read in autocommit, as the service runs it, for the claimed item (c_id). */
+	static String viewScript(String comment, String read) {
+		return "-- " + comment + "\n" + bind(read, Map.of("id", ":c_id")) + ";\n";
 	}
 
 	/** The pgbench scripts by name: the lifecycle (claim then complete) and its renew variant. */
@@ -147,8 +169,8 @@ final class Sql {
 	 * responses (ItemViews), i.e. all the SQL the service runs per item, without HTTP.
 	 */
 	String lifecycleWithViews() {
-		return claimScript() + viewScript("ItemViews.assemble for the claim's answer", this.claimView)
-				+ completeScript() + viewScript("ItemViews.find for the complete's answer", this.itemView);
+		return claimScript() + viewScript(this.sources.get("claimView") + " for the claim's answer", this.claimView)
+				+ completeScript() + viewScript(this.sources.get("itemView") + " for the complete's answer", this.itemView);
 	}
 
 	private static void unzip(Path jar, Path dir) throws IOException {

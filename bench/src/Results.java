@@ -1,0 +1,203 @@
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a run measured, as records: {@link Json} writes the results file from them
+ * (component by component) and {@link Report} prints the table, the targets and the
+ * summary line from them. Times are milliseconds, rates per second, CPU in cores.
+ */
+final class Results {
+
+	private Results() {
+	}
+
+	/** Median, min, max of the repetitions of one figure, and the repetitions. */
+	record Spread(double median, double min, double max, List<Double> runs) {
+
+		static Spread of(List<Double> xs) {
+			double[] v = xs.stream().mapToDouble(Double::doubleValue).toArray();
+			return new Spread(round(Samples.median(v), 2),
+					round(xs.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN), 2),
+					round(xs.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN), 2),
+					xs.stream().map((x) -> round(x, 2)).toList());
+		}
+
+		static Spread none() {
+			return of(List.of());
+		}
+
+		String text() {
+			if (this.runs.size() <= 1) {
+				return fmt(this.median);
+			}
+			return fmt(this.median) + " [" + fmt(this.min) + "–" + fmt(this.max) + "]";
+		}
+
+	}
+
+	/** Latency percentiles of one kind of request, pooled over the repetitions. */
+	record Latency(long n, double p50, double p99, double p999) {
+
+		static Latency of(Samples s) {
+			return new Latency(s.size(), round(s.percentileMs(50), 2), round(s.percentileMs(99), 2),
+					round(s.percentileMs(99.9), 2));
+		}
+
+		static Latency none() {
+			return new Latency(0, Double.NaN, Double.NaN, Double.NaN);
+		}
+
+		/** Pools repetitions: percentiles of percentiles are not percentiles, so the worst. */
+		static Latency worst(List<Latency> runs) {
+			List<Latency> real = runs.stream().filter((l) -> l.n() > 0).toList();
+			if (real.isEmpty()) {
+				return none();
+			}
+			return new Latency(real.stream().mapToLong(Latency::n).sum(),
+					Samples.median(real.stream().mapToDouble(Latency::p50).toArray()),
+					real.stream().mapToDouble(Latency::p99).max().orElseThrow(),
+					real.stream().mapToDouble(Latency::p999).max().orElseThrow());
+		}
+
+		String text() {
+			return fmt(this.p50) + "/" + fmt(this.p99) + "/" + fmt(this.p999);
+		}
+
+	}
+
+	/** Cores used during a point, per category (see {@link Cpu}), median over repetitions. */
+	record CpuCores(Spread service, Spread generator, Spread postgres, Spread others) {
+
+		static CpuCores of(List<Cpu.Cores> runs) {
+			return new CpuCores(Spread.of(runs.stream().map(Cpu.Cores::service).toList()),
+					Spread.of(runs.stream().map(Cpu.Cores::generator).toList()),
+					Spread.of(runs.stream().map(Cpu.Cores::postgres).toList()),
+					Spread.of(runs.stream().map(Cpu.Cores::others).toList()));
+		}
+
+		String text() {
+			return fmt(this.service.median()) + "/" + fmt(this.generator.median()) + "/" + fmt(this.postgres.median())
+					+ "/" + fmt(this.others.median());
+		}
+
+	}
+
+	/**
+	 * One side of a throughput point: which generator drove it (pgbench, wrk, jvm), its
+	 * items/s, latencies as a worker sees them, answers that were not the expected ones.
+	 */
+	record Side(String generator, int clients, Spread itemsPerSecond, Latency claimMs, Latency renewMs,
+			Latency completeMs, long errors, long emptyClaims, CpuCores cpuCores) {
+	}
+
+	/**
+	 * A throughput point at W workers: the raw ceiling (pgbench, the service's own
+	 * statements), the service driven by wrk (C) and by the JVM generator; {@code ratio} is
+	 * wrk / raw (both sides C programs), {@code jvmRatio} JVM generator / raw.
+	 */
+	record ThroughputPoint(String variant, int workers, Side raw, Side wrk, Side jvm, Side rawWithViews, double ratio,
+			double jvmRatio, Spread loadAverage1m, double peakHeapUsedMib, double peakHeapCommittedMib) {
+	}
+
+	/** A point that may not exist on the service measured (an endpoint not built yet). */
+	record Batch(boolean available, String unavailableBecause, int batchSize, int connections, Spread itemsPerSecond,
+			Latency claimBatchMs, Latency completionsMs, long errors, CpuCores cpuCores) {
+	}
+
+	/** graphile-worker in its default mode, same concurrency, same PostgreSQL, same run. */
+	record Peer(boolean available, String unavailableBecause, String library, String mode, int concurrency,
+			int maxPoolSize, Spread jobsPerSecond, double windowSeconds, int warmSeconds, long failedJobs,
+			CpuCores cpuCores) {
+	}
+
+	/** Claims due at a fixed rate, latency from when each was due. */
+	record OpenLoop(String generator, double offeredPerSecond, int workers, int seconds, Spread achievedPerSecond,
+			Latency claimMs, Latency completeMs, long errors, long emptyClaims, long dueButUnsent, CpuCores cpuCores) {
+	}
+
+	record Chain(int links, Spread seconds, Latency claimMs, Latency completeMs, long errors) {
+	}
+
+	record FanIn(int dependents, Spread completeMs) {
+	}
+
+	/**
+	 * One reaper repetition with what the server was doing meanwhile: a checkpoint
+	 * running, WAL written, dead rows in the tables the reaper reads, and the CPU of the
+	 * service, PostgreSQL and everyone else from the expiry to the end.
+	 */
+	record ReaperRun(double secondsFromExpiry, double firstRecordedAfterSeconds, boolean checkpointDuring,
+			long walBytes, long deadLeaseRows, long deadWorkItemRows, Cpu.Cores cpuCores) {
+	}
+
+	record Reaper(int leases, Spread secondsFromExpiry, String reaperInterval, List<ReaperRun> runs) {
+	}
+
+	record ScaleSize(long items, long readyAtStart, double fillSeconds, Spread claimP50MsPerRun, Latency claimMs,
+			Latency completeMs, long errors) {
+	}
+
+	record Scale(Map<String, ScaleSize> sizes, double ratio, String ratioOf, Consistency consistency,
+			ServiceInfo service) {
+	}
+
+	record Consistency(boolean consistent, String via, double seconds) {
+	}
+
+	record ServiceInfo(String database, int port, String jvm, String security, Consistency consistency,
+			double cpuSecondsTotal, double peakRssMib) {
+	}
+
+	record Machine(int cpus, String postgres, String autovacuum, String synchronousCommit, String loadBefore,
+			String loadAfter) {
+	}
+
+	/** The summary line's fields; NaN prints as "na". */
+	record Summary(double rawLifecycle32, double serviceLifecycle32, double ratio32, double claimP99Ms,
+			double completeP99Ms, double scaleRatio, double reaper10kSeconds, double heapMib, long errors,
+			double wrkLifecycle32, double peerGraphile32, double peerRatio32, double batchItemsPerSecond) {
+
+		String line() {
+			return "bench: raw_lifecycle_32=" + n0(this.rawLifecycle32) + " service_lifecycle_32="
+					+ n0(this.serviceLifecycle32) + " ratio_32=" + n2(this.ratio32) + " claim_p99_ms="
+					+ n2(this.claimP99Ms) + " complete_p99_ms=" + n2(this.completeP99Ms) + " scale_ratio="
+					+ n2(this.scaleRatio) + " reaper_10k_seconds=" + n2(this.reaper10kSeconds) + " heap_mib="
+					+ n0(this.heapMib) + " errors=" + this.errors + " wrk_lifecycle_32=" + n0(this.wrkLifecycle32)
+					+ " peer_graphile_32=" + n0(this.peerGraphile32) + " peer_ratio_32=" + n2(this.peerRatio32)
+					+ " batch_items_per_s=" + n0(this.batchItemsPerSecond);
+		}
+
+		private static String n0(double x) {
+			return Double.isNaN(x) ? "na" : String.format(java.util.Locale.ROOT, "%.0f", x);
+		}
+
+		private static String n2(double x) {
+			return Double.isNaN(x) ? "na" : String.format(java.util.Locale.ROOT, "%.2f", x);
+		}
+
+	}
+
+	/** The whole run, as written to bench/results/&lt;stamp&gt;-&lt;mode&gt;.json. */
+	record Run(String mode, String startedAt, Machine machine, ServiceInfo service, List<ThroughputPoint> throughput,
+			Batch batch, Peer peer, OpenLoop openLoop, OpenLoop openLoopJvm, Chain chain, FanIn fanIn, Reaper reaper,
+			Scale scale, double durationSeconds, long serviceErrors, List<String> problems, List<String> notes,
+			String summary, String table) {
+	}
+
+	static String fmt(double x) {
+		if (Double.isNaN(x)) {
+			return "-";
+		}
+		return (Math.abs(x) >= 100) ? String.format(java.util.Locale.ROOT, "%.0f", x)
+				: String.format(java.util.Locale.ROOT, "%.2f", x);
+	}
+
+	static double round(double x, int digits) {
+		if (Double.isNaN(x) || Double.isInfinite(x)) {
+			return x;
+		}
+		double f = Math.pow(10, digits);
+		return Math.round(x * f) / f;
+	}
+
+}
