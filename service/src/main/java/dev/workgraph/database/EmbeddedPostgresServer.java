@@ -101,7 +101,7 @@ final class EmbeddedPostgresServer implements AutoCloseable {
 				throw unavailable;
 			}
 			throw new EmbeddedDatabaseUnavailable("The embedded PostgreSQL in " + dataDir + " did not start: "
-					+ ex.getMessage() + lastLines(serverLog), whatToTry(), ex);
+					+ ex.getMessage() + lastLines(serverLog), whatToTry(ex), ex);
 		}
 	}
 
@@ -233,7 +233,12 @@ final class EmbeddedPostgresServer implements AutoCloseable {
 		}
 	}
 
-	private static String whatToTry() {
+	private static String whatToTry(Throwable failure) {
+		if (String.valueOf(failure.getMessage()).contains("binaries")) {
+			return "This build carries no PostgreSQL binaries for " + System.getProperty("os.name") + " "
+					+ System.getProperty("os.arch") + ": build it on this platform (the build adds the binaries of "
+					+ "the machine it runs on).";
+		}
 		String action = "See the server log beside the data directory, and the lines above.";
 		if ("root".equals(System.getProperty("user.name"))) {
 			action += " PostgreSQL refuses to run as root; as root the embedded server runs in a user namespace "
