@@ -113,10 +113,6 @@ final class EmbeddedPostgresServer implements AutoCloseable {
 		return "jdbc:postgresql://127.0.0.1:" + port() + "/" + DATABASE;
 	}
 
-	Path dataDir() {
-		return this.dataDir;
-	}
-
 	/** A fast shutdown: sessions are ended, and the server checkpoints and exits. */
 	@Override
 	public void close() {
