@@ -30,8 +30,10 @@ class DatabaseUnreachableFailureAnalyzer implements FailureAnalyzer {
 		String url = this.environment.getProperty("spring.datasource.url", "(no spring.datasource.url)");
 		String user = this.environment.getProperty("spring.datasource.username", "(none)");
 		return new FailureAnalysis("Could not connect to PostgreSQL at " + url + " as user '" + user + "': " + reason,
-				"Start PostgreSQL (docker compose up -d --wait) or point the service at yours with "
-						+ "SPRING_DATASOURCE_URL, SPRING_DATASOURCE_USERNAME and SPRING_DATASOURCE_PASSWORD.",
+				"Check that PostgreSQL runs there and accepts this user ('docker compose up -d --wait postgres' "
+						+ "starts one), or correct SPRING_DATASOURCE_URL, SPRING_DATASOURCE_USERNAME and "
+						+ "SPRING_DATASOURCE_PASSWORD. Without SPRING_DATASOURCE_URL the service runs an embedded "
+						+ "PostgreSQL of its own.",
 				null);
 	}
 

@@ -9,6 +9,7 @@ import dev.workgraph.support.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 
 /**
@@ -17,9 +18,15 @@ import org.springframework.stereotype.Component;
  * {@code leased} and cannot be claimed, so there is never a moment when the old holder's
  * lease is dead and its epoch not yet superseded but the item is granted anew; the next
  * claim increments the epoch, fencing the former holder.
+ *
+ * <p>
+ * When the service shuts down, a pass in progress finishes the batch in hand (one
+ * transaction) and starts no other: stopped first of all, so that its last batch is
+ * committed long before the connection pool closes. What is left is recorded by another
+ * instance or at the next start.
  */
 @Component
-public class LeaseReaper {
+public class LeaseReaper implements SmartLifecycle {
 
 	private static final Logger log = LoggerFactory.getLogger(LeaseReaper.class);
 
@@ -33,6 +40,8 @@ public class LeaseReaper {
 
 	private final int batchSize;
 
+	private volatile boolean running;
+
 	LeaseReaper(Transactions transactions, ExpiredLeases expiredLeases, Readiness readiness,
 			List<ExpiryListener> listeners, LeaseProperties properties) {
 		this.transactions = transactions;
@@ -43,18 +52,22 @@ public class LeaseReaper {
 	}
 
 	/**
-	 * Records every lease expired by now, batch by batch; returns how many this call
-	 * recorded.
+	 * Records every lease expired by now, batch by batch (or until the service stops);
+	 * returns how many this call recorded.
 	 */
 	public int reapExpired() {
 		int total = 0;
-		while (true) {
+		while (this.running) {
 			int recorded = this.transactions.inTransaction(this::reapBatch);
 			total += recorded;
 			if (recorded < this.batchSize) {
 				return total;
 			}
 		}
+		if (total > 0) {
+			log.info("Lease reaper stopped between batches; its last pass recorded {} expired leases", total);
+		}
+		return total;
 	}
 
 	private int reapBatch() {
@@ -66,6 +79,21 @@ public class LeaseReaper {
 		this.listeners.forEach((listener) -> deltas.addAll(listener.leasesExpired(expired)));
 		this.readiness.adjust(deltas, expired.stream().map(ExpiredLease::itemId).toList());
 		return expired.size();
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
 	}
 
 	/**

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -160,6 +161,40 @@ final class ServiceInstance {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			kill();
+		}
+	}
+
+	/** SIGTERM, as {@code docker stop} or Kubernetes sends it; does not wait. */
+	synchronized void terminate() {
+		Process running = this.process;
+		if (running == null || !running.isAlive()) {
+			throw new IllegalStateException(this.name + " is not running");
+		}
+		running.destroy();
+	}
+
+	/**
+	 * Waits for the process to exit; its exit code, or empty when it is still running.
+	 */
+	OptionalInt awaitExit(Duration timeout) {
+		Process running = this.process;
+		try {
+			return running.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? OptionalInt.of(running.exitValue())
+					: OptionalInt.empty();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return OptionalInt.empty();
+		}
+	}
+
+	/** Everything the process has written so far. */
+	String output() {
+		try {
+			return Files.readString(this.log, StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
 		}
 	}
 

@@ -22,11 +22,15 @@ import org.junit.jupiter.api.Assumptions;
  * A PostgreSQL cluster of our own that fault scenarios may restart and crash: initdb into
  * a temporary directory, {@code pg_ctl start} on a free loopback port, stopped and
  * deleted on {@link #close()}. The shared server is never touched. As root, PostgreSQL
- * refuses to run, so every server command runs as the {@code postgres} OS user.
+ * refuses to run, so every server command runs in a user namespace of its own
+ * ({@code unshare -U}, where it is not root, as the embedded database does) or, where
+ * those are not allowed, as the {@code postgres} OS user.
  *
  * <p>
- * The binaries are found in {@code -Dchaos.pgbin}, {@code WORKGRAPH_CHAOS_PGBIN}, the
- * newest {@code /usr/lib/postgresql/N/bin}, or {@code pg_config --bindir}.
+ * The binaries are found in {@code -Dchaos.pgbin} or {@code WORKGRAPH_CHAOS_PGBIN} (a
+ * directory, or {@code embedded}), the newest {@code /usr/lib/postgresql/N/bin},
+ * {@code pg_config --bindir}, or else are those of the embedded database
+ * ({@link EmbeddedBinaries}), so no installation is needed.
  */
 final class ThrowawayPostgres implements AutoCloseable {
 
@@ -40,19 +44,20 @@ final class ThrowawayPostgres implements AutoCloseable {
 
 	private final int port;
 
-	private final boolean asPostgresUser;
+	/** What server commands are prefixed with: nothing unless we are root. */
+	private final List<String> asNonRoot;
 
-	private ThrowawayPostgres(Path bin, Path directory, int port, boolean asPostgresUser) {
+	private ThrowawayPostgres(Path bin, Path directory, int port, List<String> asNonRoot) {
 		this.bin = bin;
 		this.directory = directory;
 		this.data = directory.resolve("data");
 		this.port = port;
-		this.asPostgresUser = asPostgresUser;
+		this.asNonRoot = asNonRoot;
 	}
 
 	static ThrowawayPostgres start() {
 		Path bin = binaries();
-		boolean root = "root".equals(System.getProperty("user.name"));
+		List<String> asNonRoot = asNonRoot();
 		Path directory;
 		try {
 			directory = Files.createTempDirectory("workgraph-chaos-pg-");
@@ -60,9 +65,9 @@ final class ThrowawayPostgres implements AutoCloseable {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		ThrowawayPostgres cluster = new ThrowawayPostgres(bin, directory, Ports.free(), root);
+		ThrowawayPostgres cluster = new ThrowawayPostgres(bin, directory, Ports.free(), asNonRoot);
 		try {
-			if (root) {
+			if (asNonRoot.contains("postgres")) {
 				run(List.of("chown", "-R", "postgres:postgres", directory.toString()));
 			}
 			cluster.server("initdb", "-D", cluster.data.toString(), "-U", "postgres", "-A", "trust", "-E", "UTF8",
@@ -151,12 +156,9 @@ final class ThrowawayPostgres implements AutoCloseable {
 		server(command.toArray(String[]::new));
 	}
 
-	/** Runs one of the server binaries, as the postgres user when we are root. */
+	/** Runs one of the server binaries, never as root. */
 	private void server(String... command) {
-		List<String> line = new ArrayList<>();
-		if (this.asPostgresUser) {
-			line.addAll(List.of("runuser", "-u", "postgres", "--"));
-		}
+		List<String> line = new ArrayList<>(this.asNonRoot);
 		line.add(this.bin.resolve(command[0]).toString());
 		line.addAll(List.of(command).subList(1, command.length));
 		run(line);
@@ -187,8 +189,41 @@ final class ThrowawayPostgres implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * As root: a user namespace in which the server is not root (its files stay owned by
+	 * root outside), or else the {@code postgres} user that a PostgreSQL installation
+	 * creates.
+	 */
+	private static List<String> asNonRoot() {
+		if (!"root".equals(System.getProperty("user.name"))) {
+			return List.of();
+		}
+		String namespacedUid = output(List.of("unshare", "-U", "id", "-u"));
+		if (namespacedUid != null && !namespacedUid.equals("0")) {
+			return List.of("unshare", "-U");
+		}
+		if (output(List.of("id", "-u", "postgres")) != null) {
+			return List.of("runuser", "-u", "postgres", "--");
+		}
+		throw new IllegalStateException("As root, the chaos tests run PostgreSQL in a user namespace or as the "
+				+ "'postgres' user: this machine allows no user namespaces (unshare -U) and has no such user.");
+	}
+
+	/** The first line a command prints, or null when it cannot run or fails. */
+	private static String output(List<String> command) {
+		try {
+			return run(command).lines().findFirst().orElse("");
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+	}
+
 	private static Path binaries() {
 		String configured = System.getProperty("chaos.pgbin", System.getenv("WORKGRAPH_CHAOS_PGBIN"));
+		if ("embedded".equals(configured)) {
+			return EmbeddedBinaries.bin();
+		}
 		if (configured != null && !configured.isBlank()) {
 			return Path.of(configured);
 		}
@@ -206,12 +241,17 @@ final class ThrowawayPostgres implements AutoCloseable {
 				throw new UncheckedIOException(ex);
 			}
 		}
+		String pgConfig = output(List.of("pg_config", "--bindir"));
+		if (pgConfig != null && Files.isExecutable(Path.of(pgConfig.strip(), "initdb"))) {
+			return Path.of(pgConfig.strip());
+		}
 		try {
-			return Path.of(run(List.of("pg_config", "--bindir")).strip());
+			return EmbeddedBinaries.bin();
 		}
 		catch (RuntimeException ex) {
 			String message = "The chaos tests start their own PostgreSQL cluster and need its server binaries "
-					+ "(initdb, pg_ctl): none found. Install PostgreSQL or set -Dchaos.pgbin=/path/to/bin.";
+					+ "(initdb, pg_ctl): none installed, and the embedded database has none for this platform ("
+					+ ex.getMessage() + "). Install PostgreSQL or set -Dchaos.pgbin=/path/to/bin.";
 			// A developer with only Docker can still run every other test; CI must not
 			// skip them.
 			if (!"true".equalsIgnoreCase(System.getenv("CI"))) {

