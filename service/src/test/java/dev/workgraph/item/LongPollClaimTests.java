@@ -1,8 +1,11 @@
 package dev.workgraph.item;
 
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -26,6 +30,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -226,11 +231,19 @@ class LongPollClaimTests extends LeaseTestSupport {
 	@Test
 	void aThousandWaitingClaimsHoldNoDatabaseConnectionAndEachGetsADistinctItem() throws Exception {
 		int waiting = 1000;
-		List<Future<Api.Response>> claims = new ArrayList<>();
+		HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+		List<Future<HttpResponse<String>>> claims = new ArrayList<>();
 		for (int i = 0; i < waiting; i++) {
-			claims.add(waitingClaim(this.api, "idle-" + i, "thousand", 50));
+			HttpRequest claim = HttpRequest.newBuilder(URI.create(this.api.base() + "/claims"))
+				.header("Content-Type", "application/json")
+				.timeout(Duration.ofSeconds(90))
+				.POST(HttpRequest.BodyPublishers
+					.ofString("{\"workerId\":\"idle-" + i + "\",\"queues\":[\"thousand\"],\"waitSeconds\":60}"))
+				.build();
+			claims.add(http.sendAsync(claim, HttpResponse.BodyHandlers.ofString()));
 		}
-		await(() -> waiting(this.waiters, "thousand") == waiting);
+		await(() -> waiting(this.waiters, "thousand") == waiting,
+				() -> waiting(this.waiters, "thousand") + " of " + waiting + " waiting");
 		int active = ((HikariDataSource) this.dataSource).getHikariPoolMXBean().getActiveConnections();
 		// The head of the group may be re-checking at this moment; nobody else may hold
 		// one.
@@ -243,10 +256,11 @@ class LongPollClaimTests extends LeaseTestSupport {
 		assertCreated(decompose(claimFrom("plans", "planner"),
 				IntStream.range(0, waiting).mapToObj((i) -> child("k" + i, "queue", "thousand")).toList()));
 		List<UUID> served = new ArrayList<>();
-		for (Future<Api.Response> claim : claims) {
-			Api.Response response = claim.get(60, TimeUnit.SECONDS);
-			assertThat(response.status()).as(response.toString()).isEqualTo(201);
-			served.add(itemId(response.body()));
+		for (Future<HttpResponse<String>> claim : claims) {
+			HttpResponse<String> response = claim.get(90, TimeUnit.SECONDS);
+			assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+			served
+				.add(UUID.fromString(JsonMapper.shared().readTree(response.body()).path("item").path("id").asString()));
 		}
 		assertThat(served).doesNotHaveDuplicates().hasSize(waiting);
 	}
@@ -261,9 +275,13 @@ class LongPollClaimTests extends LeaseTestSupport {
 	}
 
 	private static void await(BooleanSupplier condition) throws InterruptedException {
+		await(condition, () -> "condition met in time");
+	}
+
+	private static void await(BooleanSupplier condition, Supplier<String> state) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
 		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime() - deadline).as("condition met in time").isNegative();
+			assertThat(System.nanoTime() - deadline).as(state).isNegative();
 			Thread.sleep(10);
 		}
 	}
