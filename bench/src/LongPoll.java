@@ -73,10 +73,11 @@ public class LongPoll {
 		AtomicInteger taken = new AtomicInteger();
 		AtomicInteger errors = new AtomicInteger();
 		AtomicBoolean measuring = new AtomicBoolean();
+		AtomicBoolean running = new AtomicBoolean(true);
 		for (int w = 0; w < WAITERS; w++) {
 			String workerId = "lp-" + w;
 			Thread.ofVirtual().start(() -> {
-				while (true) {
+				while (running.get()) {
 					try {
 						HttpResponse<String> claim = post(http, base + "/claims", auth.tokenFor(workerId),
 								"{\"workerId\":\"" + workerId + "\",\"queues\":[\"lp-wake\"],\"waitSeconds\":30,"
@@ -131,6 +132,7 @@ public class LongPoll {
 			Thread.sleep(30);
 		}
 		awaitTaken(taken, WARM_UP_ITEMS + ITEMS);
+		running.set(false);
 		System.out.printf("longpoll: wake-up, %d waiters, %d items one at a time (every 30 ms), errors %d%n", WAITERS,
 				ITEMS, errors.get());
 		System.out.println("longpoll:   ready -> lease granted (database clock): " + percentiles(dbMillis));
