@@ -1,5 +1,6 @@
 package dev.workgraph.lease;
 
+import dev.workgraph.support.LogContext;
 import jakarta.validation.Valid;
 
 import org.springframework.http.HttpStatus;
@@ -20,9 +21,12 @@ class ClaimController {
 	/** 201 with the lease and the full item, or 204 when nothing is ready. */
 	@PostMapping("/claims")
 	ResponseEntity<LeaseCommands.LeaseAndItem> claim(@Valid @RequestBody ClaimRequest request) {
-		return this.leases.claim(request.workerId(), request.queues(), request.leaseSeconds())
-			.map((claimed) -> ResponseEntity.status(HttpStatus.CREATED).body(claimed))
-			.orElseGet(() -> ResponseEntity.noContent().build());
+		return this.leases.claim(request.workerId(), request.queues(), request.leaseSeconds()).map((claimed) -> {
+			// Whatever is logged from here on while answering names the lease and item.
+			LogContext.lease(claimed.lease().id());
+			LogContext.item(claimed.item().id());
+			return ResponseEntity.status(HttpStatus.CREATED).body(claimed);
+		}).orElseGet(() -> ResponseEntity.noContent().build());
 	}
 
 }

@@ -55,12 +55,14 @@ class LeaseCommands {
 
 	private final ContinuityProperties continuity;
 
+	private final LeaseMetrics metrics;
+
 	/** Null when coalescing is off. */
 	private final Coalescer<QueueFilter, Claims.Ask, Optional<Claims.Claimed>, Optional<LeaseAndItem>> coalescer;
 
 	LeaseCommands(Transactions transactions, Claims claims, Fencing fencing, Readiness readiness,
 			Cancellation cancellation, ItemViews items, LeaseViews leases, LeaseProperties properties,
-			ContinuityProperties continuity, CoalescingProperties coalescing) {
+			ContinuityProperties continuity, CoalescingProperties coalescing, LeaseMetrics metrics) {
 		this.transactions = transactions;
 		this.claims = claims;
 		this.fencing = fencing;
@@ -70,6 +72,7 @@ class LeaseCommands {
 		this.leases = leases;
 		this.properties = properties;
 		this.continuity = continuity;
+		this.metrics = metrics;
 		this.coalescer = coalescing.enabled() ? new Coalescer<>(this::claimBatch, this::withViews,
 				coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
 	}
@@ -96,6 +99,8 @@ class LeaseCommands {
 			LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(EMPTY_CLAIM_BACKOFF_NANOS << retry));
 			claimed = claimOnce(workerId, filter, seconds);
 		}
+		claimed.ifPresentOrElse((granted) -> this.metrics.claimGranted(granted.item().queue()),
+				() -> this.metrics.claimEmpty(filter.queues()));
 		return claimed;
 	}
 

@@ -1,0 +1,200 @@
+package dev.workgraph.metrics;
+
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.workgraph.testing.Api;
+import dev.workgraph.testing.LeaseTestSupport;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Each series of docs/operations.md ("Metrics") moves when its event happens, read from
+ * {@code /actuator/prometheus} as a scraper would. Counters are cumulative over the tests
+ * of this context, so every assertion is about the change an action makes.
+ */
+class MetricsTests extends LeaseTestSupport {
+
+	@Autowired
+	private Gauges gauges;
+
+	@Test
+	void claimsCountByQueueAndOutcome() {
+		createItem("a", "queue", "mx-claims");
+		Scrape before = scrape();
+		claim(Map.of("workerId", "w", "queues", List.of("mx-claims")));
+		assertThat(this.api.post("/claims", Map.of("workerId", "w", "queues", List.of("mx-claims"))).status())
+			.isEqualTo(204);
+		assertThat(this.api.post("/claims", Map.of("workerId", "w")).status()).isEqualTo(204);
+		assertThat(
+				this.api.post("/claims", Map.of("workerId", "w", "queues", List.of("mx-claims", "mx-other"))).status())
+			.isEqualTo(204);
+		Scrape after = scrape();
+		assertThat(after.delta(before, "workgraph_claims_total{outcome=\"granted\",queue=\"mx-claims\"}")).isEqualTo(1);
+		assertThat(after.delta(before, "workgraph_claims_total{outcome=\"empty\",queue=\"mx-claims\"}")).isEqualTo(1);
+		// No queue, or several: one count under (any), so the counts add up to the
+		// claims.
+		assertThat(after.delta(before, "workgraph_claims_total{outcome=\"empty\",queue=\"(any)\"}")).isEqualTo(2);
+	}
+
+	@Test
+	void everyWayALeaseEndsIsCountedByOutcome() {
+		Scrape before = scrape();
+		createItem("completed");
+		complete(claim("w"));
+		createItem("released");
+		end(claim("w"), Mutation.RELEASE);
+		createItem("cancelled by its worker");
+		end(claim("w"), Mutation.CANCEL);
+		createItem("decomposed");
+		end(claim("w"), Mutation.DECOMPOSE);
+		createItem("asked");
+		end(claim("w"), Mutation.BLOCKING_ATTENTION_REQUEST);
+		UUID operatorCancelled = createItem("cancelled by an operator");
+		claim("w");
+		assertThat(this.api.post("/items/" + operatorCancelled + "/cancel", Map.of()).status()).isEqualTo(200);
+		UUID expiring = createItem("expired");
+		expireLease(leaseId(claim("w")));
+		assertThat(this.reaper.reapExpired()).isEqualTo(1);
+		Scrape after = scrape();
+		assertThat(after.delta(before, endings("completed"))).isEqualTo(1);
+		assertThat(after.delta(before, endings("released"))).isEqualTo(1);
+		assertThat(after.delta(before, endings("cancelled"))).isEqualTo(2);
+		assertThat(after.delta(before, endings("decomposed"))).isEqualTo(1);
+		assertThat(after.delta(before, endings("attention_requested"))).isEqualTo(1);
+		assertThat(after.delta(before, endings("expired"))).isEqualTo(1);
+		assertThat(status(expiring)).isEqualTo("ready");
+	}
+
+	@Test
+	void aRefusedCompletionCountsNoEnding() {
+		UUID first = createItem("first");
+		UUID other = createItem("other");
+		JsonNode claim = claim("w");
+		assertThat(itemId(claim)).isEqualTo(first);
+		// A dependency added while the item is leased: completing it is refused (409) and
+		// its transaction, which had ended the lease, rolls back.
+		assertThat(this.api.post("/items/" + first + "/dependencies", Map.of("dependsOn", other.toString())).status())
+			.isEqualTo(201);
+		Scrape before = scrape();
+		assertThat(complete(claim).code()).isEqualTo("unmet_dependencies");
+		assertThat(scrape().delta(before, endings("completed"))).isZero();
+		assertThat(this.api.delete("/items/" + first + "/dependencies/" + other).status()).isEqualTo(204);
+		assertThat(complete(claim).status()).isEqualTo(200);
+		assertThat(scrape().delta(before, endings("completed"))).isEqualTo(1);
+	}
+
+	@Test
+	void fencedRejectionsAreCountedByCode() {
+		Scrape before = scrape();
+		createItem("item");
+		JsonNode claim = claim("w");
+		assertThat(this.api
+			.post("/leases/" + leaseId(claim) + "/renew", Map.of("epoch", epoch(claim) + 1, "leaseSeconds", 60))
+			.code()).isEqualTo("epoch_mismatch");
+		expireLease(leaseId(claim));
+		assertThat(complete(claim).code()).isEqualTo("lease_expired");
+		this.reaper.reapExpired();
+		JsonNode again = claim("w");
+		complete(again);
+		assertThat(complete(again).code()).isEqualTo("lease_ended");
+		Scrape after = scrape();
+		assertThat(after.delta(before, rejections("epoch_mismatch"))).isEqualTo(1);
+		assertThat(after.delta(before, rejections("lease_expired"))).isEqualTo(1);
+		assertThat(after.delta(before, rejections("lease_ended"))).isEqualTo(1);
+	}
+
+	@Test
+	void crashLoopHoldsAreCounted() {
+		Scrape before = scrape();
+		UUID poison = createItem("poison");
+		for (int i = 0; i < 3; i++) {
+			expireLease(leaseId(claim("w" + i)));
+			assertThat(this.reaper.reapExpired()).isEqualTo(1);
+		}
+		assertThat(item(poison).path("blockers").path("openAttentionRequests").asInt()).isEqualTo(1);
+		Scrape after = scrape();
+		assertThat(after.delta(before, "workgraph_crash_loop_holds_total")).isEqualTo(1);
+		assertThat(after.delta(before, endings("expired"))).isEqualTo(3);
+	}
+
+	@Test
+	void gaugesFollowTheSampledState() {
+		createItem("r1", "queue", "mx-gauge-a");
+		createItem("r2", "queue", "mx-gauge-a");
+		createItem("r3", "queue", "mx-gauge-b");
+		this.gauges.sample();
+		Scrape first = scrape();
+		assertThat(first.value("workgraph_ready_items{queue=\"mx-gauge-a\"}")).isEqualTo(2);
+		assertThat(first.value("workgraph_ready_items{queue=\"mx-gauge-b\"}")).isEqualTo(1);
+		assertThat(first.value("workgraph_active_leases")).isZero();
+		assertThat(first.value("workgraph_open_attention_requests")).isZero();
+
+		JsonNode asking = claim(Map.of("workerId", "w", "queues", List.of("mx-gauge-b")));
+		claim(Map.of("workerId", "w", "queues", List.of("mx-gauge-a")));
+		end(asking, Mutation.NON_BLOCKING_ATTENTION_REQUEST);
+		this.gauges.sample();
+		Scrape second = scrape();
+		assertThat(second.value("workgraph_ready_items{queue=\"mx-gauge-a\"}")).isEqualTo(1);
+		// A drained queue stays at 0 rather than vanishing.
+		assertThat(second.value("workgraph_ready_items{queue=\"mx-gauge-b\"}")).isZero();
+		assertThat(second.value("workgraph_active_leases")).isEqualTo(2);
+		assertThat(second.value("workgraph_open_attention_requests")).isEqualTo(1);
+		assertThat(second.value("workgraph_gauge_sample_age_seconds")).isLessThan(60);
+	}
+
+	@Test
+	void httpLatencyHasHistogramBuckets() {
+		createItem("timed");
+		claim("w");
+		Scrape scrape = scrape();
+		assertThat(scrape.text()).containsPattern(
+				"http_server_requests_seconds_bucket\\{[^}]*method=\"POST\"[^}]*uri=\"/claims\"[^}]*le=\"0\\.001");
+		assertThat(scrape.value("http_server_requests_seconds_count{error=\"none\",exception=\"none\","
+				+ "method=\"POST\",outcome=\"SUCCESS\",status=\"201\",uri=\"/claims\"}"))
+			.isGreaterThanOrEqualTo(1);
+	}
+
+	private void end(JsonNode claim, Mutation mutation) {
+		Api.Response ended = this.api.post(mutation.path(leaseId(claim)), mutation.body(epoch(claim)));
+		assertThat(ended.status()).as(ended.toString()).isBetween(200, 201);
+	}
+
+	private static String endings(String outcome) {
+		return "workgraph_lease_endings_total{outcome=\"" + outcome + "\"}";
+	}
+
+	private static String rejections(String code) {
+		return "workgraph_lease_rejections_total{code=\"" + code + "\"}";
+	}
+
+	private Scrape scrape() {
+		Api.Response response = this.api.get("/actuator/prometheus");
+		assertThat(response.status()).isEqualTo(200);
+		return new Scrape(response.raw().body());
+	}
+
+	/** One scrape in the Prometheus text format. */
+	record Scrape(String text) {
+
+		/** The sample's value, 0 when the series is absent. */
+		double value(String series) {
+			Matcher sample = Pattern.compile("^" + Pattern.quote(series) + " (\\S+)$", Pattern.MULTILINE)
+				.matcher(this.text);
+			return sample.find() ? Double.parseDouble(sample.group(1)) : 0;
+		}
+
+		double delta(Scrape before, String series) {
+			return value(series) - before.value(series);
+		}
+
+	}
+
+}
