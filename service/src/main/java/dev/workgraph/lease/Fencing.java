@@ -69,11 +69,12 @@ public class Fencing {
 	 * item's epoch.
 	 */
 	static final String LEASE_STATE = """
-			select l.epoch, l.expires_at <= now() as expired, false as ended, w.epoch as current_epoch
+			select l.epoch, l.expires_at <= now() as expired, false as ended, w.epoch as current_epoch,
+			    w.id as item_id
 			from leases l join work_items w on w.id = l.item_id
 			where l.id = :leaseId
 			union all
-			select h.epoch, h.outcome = 'expired', true, w.epoch
+			select h.epoch, h.outcome = 'expired', true, w.epoch, w.id
 			from lease_history h join work_items w on w.id = h.item_id
 			where h.lease_id = :leaseId
 			""";
@@ -213,12 +214,13 @@ public class Fencing {
 		LeaseState state = this.jdbc.sql(LEASE_STATE)
 			.param("leaseId", leaseId)
 			.query((rs, n) -> new LeaseState(rs.getLong("epoch"), rs.getBoolean("expired"), rs.getBoolean("ended"),
-					rs.getLong("current_epoch")))
+					rs.getLong("current_epoch"), Rows.uuid(rs, "item_id")))
 			.optional()
 			.orElse(null);
 		if (state == null) {
 			return new LeaseNotFound(leaseId);
 		}
+		LogContext.item(state.itemId());
 		if (state.expired()) {
 			return rejected(LeaseRejected.Reason.EXPIRED, leaseId, presentedEpoch, state.currentEpoch());
 		}
@@ -245,7 +247,7 @@ public class Fencing {
 	private record LockedLease(LockedItem item, boolean current) {
 	}
 
-	private record LeaseState(long epoch, boolean expired, boolean ended, long currentEpoch) {
+	private record LeaseState(long epoch, boolean expired, boolean ended, long currentEpoch, UUID itemId) {
 	}
 
 }

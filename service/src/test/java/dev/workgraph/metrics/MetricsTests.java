@@ -1,6 +1,14 @@
 package dev.workgraph.metrics;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.Map;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -10,6 +18,7 @@ import dev.workgraph.testing.Api;
 import dev.workgraph.testing.LeaseTestSupport;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 
@@ -162,6 +171,31 @@ class MetricsTests extends LeaseTestSupport {
 			.isGreaterThanOrEqualTo(1);
 	}
 
+	/**
+	 * The dashboard (docs/grafana-dashboard.json) queries only series the service
+	 * publishes, so it cannot silently show nothing after a rename.
+	 */
+	@Test
+	void theDashboardQueriesOnlyPublishedSeries() throws Exception {
+		createItem("for the latency series");
+		claim("w");
+		this.gauges.sample();
+		JsonNode dashboard = JsonMapper.builder()
+			.build()
+			.readTree(Files.readString(Path.of("..", "docs", "grafana-dashboard.json")));
+		Set<String> queried = new TreeSet<>();
+		Matcher series = Pattern.compile("\\b((?:workgraph|http_server)_[a-z_]+)\\b")
+			.matcher(dashboard.path("panels").toString());
+		while (series.find()) {
+			queried.add(series.group(1));
+		}
+		assertThat(queried).contains("workgraph_claims_total", "workgraph_lease_rejections_total",
+				"workgraph_lease_endings_total", "workgraph_ready_items", "workgraph_open_attention_requests",
+				"http_server_requests_seconds_bucket");
+		String scrape = scrape().text();
+		assertThat(queried).allSatisfy((name) -> assertThat(scrape).containsPattern("\n" + name + "[{ ]"));
+	}
+
 	private void end(JsonNode claim, Mutation mutation) {
 		Api.Response ended = this.api.post(mutation.path(leaseId(claim)), mutation.body(epoch(claim)));
 		assertThat(ended.status()).as(ended.toString()).isBetween(200, 201);
@@ -176,9 +210,22 @@ class MetricsTests extends LeaseTestSupport {
 	}
 
 	private Scrape scrape() {
-		Api.Response response = this.api.get("/actuator/prometheus");
-		assertThat(response.status()).isEqualTo(200);
-		return new Scrape(response.raw().body());
+		try {
+			HttpResponse<String> response = HttpClient.newHttpClient()
+				.send(HttpRequest.newBuilder(URI.create(this.api.base() + "/actuator/prometheus")).build(),
+						HttpResponse.BodyHandlers.ofString());
+			assertThat(response.statusCode()).isEqualTo(200);
+			assertThat(response.headers().firstValue("Content-Type"))
+				.hasValueSatisfying((type) -> assertThat(type).startsWith("text/plain"));
+			return new Scrape(response.body());
+		}
+		catch (java.io.IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	/** One scrape in the Prometheus text format. */
