@@ -29,7 +29,9 @@ classes=service/target/classes
 if [[ ! -f "$classes/dev/workgraph/metrics/GaugeSamples.class" ]]; then
 	./mvnw -B -q -DskipTests -pl service -am compile
 fi
-"$java25/bin/java" -cp "$classes" bench/src/PrintStatement.java \
+# Loading the repository class needs the JdbcClient type, nothing else of Spring.
+jdbc=$(ls "${M2:-$HOME/.m2/repository}"/org/springframework/spring-jdbc/*/spring-jdbc-*.jar | grep -v sources | tail -n 1)
+"$java25/bin/java" -cp "$classes:$jdbc" bench/src/PrintStatement.java \
 	dev.workgraph.metrics.GaugeSamples SAMPLE > "$work/sample.sql"
 
 createdb "$db"

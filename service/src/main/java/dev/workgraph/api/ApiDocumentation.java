@@ -42,6 +42,18 @@ class ApiDocumentation {
 
 	static final String PROBLEM_JSON = "application/problem+json";
 
+	/**
+	 * Success statuses other than a lone 200 (springdoc documents 200 for a
+	 * {@code ResponseEntity}): the body's schema is documented under each but 204.
+	 */
+	private static final Map<String, Map<Integer, String>> SUCCESS = Map.of("POST /items",
+			Map.of(201, "Created", 200, "An Idempotency-Key replayed: the item the first request created"),
+			"POST /items/{id}/dependencies", Map.of(201, "The edge was added", 200, "The edge existed already"),
+			"DELETE /items/{id}/dependencies/{dependsOnId}", Map.of(204, "Removed"), "POST /claims",
+			Map.of(201, "Claimed: the lease and the item", 204, "Nothing is ready (in the queues asked for)"),
+			"POST /leases/{leaseId}/decompose", Map.of(201, "Decomposed: the ended lease and the children"),
+			"POST /leases/{leaseId}/attention-requests", Map.of(201, "Raised"));
+
 	@Bean
 	OpenAPI workGraphOpenApi() {
 		return new OpenAPI()
@@ -69,9 +81,25 @@ class ApiDocumentation {
 			openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
 				String key = method.name() + " " + path;
 				RequestExamples.add(key, operation);
+				successes(key, operation);
 				document(key, path, operation);
 			}));
 		};
+	}
+
+	private static void successes(String key, Operation operation) {
+		Map<Integer, String> statuses = SUCCESS.get(key);
+		if (statuses == null || operation.getResponses() == null) {
+			return;
+		}
+		ApiResponse ok = operation.getResponses().remove("200");
+		new java.util.TreeMap<>(statuses).forEach((status, description) -> {
+			ApiResponse response = new ApiResponse().description(description);
+			if (status != 204 && ok != null) {
+				response.setContent(ok.getContent());
+			}
+			operation.getResponses().put(String.valueOf(status), response);
+		});
 	}
 
 	private static void document(String key, String path, Operation operation) {

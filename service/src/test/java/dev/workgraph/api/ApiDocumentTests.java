@@ -26,6 +26,7 @@ import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
@@ -42,6 +43,7 @@ class ApiDocumentTests extends LeaseTestSupport {
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	@Autowired
+	@Qualifier("requestMappingHandlerMapping")
 	private RequestMappingHandlerMapping mappings;
 
 	@Test

@@ -66,11 +66,12 @@ class MetricsTests extends LeaseTestSupport {
 		end(claim("w"), Mutation.DECOMPOSE);
 		createItem("asked");
 		end(claim("w"), Mutation.BLOCKING_ATTENTION_REQUEST);
-		UUID operatorCancelled = createItem("cancelled by an operator");
-		claim("w");
+		// Decomposing made two children ready: the next items go to queues of their own.
+		UUID operatorCancelled = createItem("cancelled by an operator", "queue", "mx-operator");
+		claim(Map.of("workerId", "w", "queues", List.of("mx-operator")));
 		assertThat(this.api.post("/items/" + operatorCancelled + "/cancel", Map.of()).status()).isEqualTo(200);
-		UUID expiring = createItem("expired");
-		expireLease(leaseId(claim("w")));
+		UUID expiring = createItem("expired", "queue", "mx-expiring");
+		expireLease(leaseId(claim(Map.of("workerId", "w", "queues", List.of("mx-expiring")))));
 		assertThat(this.reaper.reapExpired()).isEqualTo(1);
 		Scrape after = scrape();
 		assertThat(after.delta(before, endings("completed"))).isEqualTo(1);

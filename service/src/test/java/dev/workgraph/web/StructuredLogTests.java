@@ -28,7 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "workgraph.lease.reaper-enabled=false", "workgraph.lease.vacuum-interval=0s",
 				"workgraph.metrics.gauge-interval=0s", "logging.structured.format.console=ecs",
-				"logging.level.dev.workgraph.web.RequestLog=debug" })
+				"logging.level.dev.workgraph.web.RequestLog=debug",
+				"logging.config=classpath:logback-structured-test.xml" })
 @Import(TestDatabaseConfiguration.class)
 @DirtiesContext
 @ExtendWith(OutputCaptureExtension.class)
