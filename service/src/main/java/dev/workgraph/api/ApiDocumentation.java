@@ -14,6 +14,7 @@ import io.swagger.v3.oas.models.examples.Example;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.info.License;
 import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.JsonSchema;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.parameters.Parameter;
@@ -22,6 +23,9 @@ import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springdoc.core.utils.SpringDocUtils;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -53,6 +57,15 @@ class ApiDocumentation {
 			Map.of(201, "Claimed: the lease and the item", 204, "Nothing is ready (in the queues asked for)"),
 			"POST /leases/{leaseId}/decompose", Map.of(201, "Decomposed: the ended lease and the children"),
 			"POST /leases/{leaseId}/attention-requests", Map.of(201, "Raised"));
+
+	static {
+		// JSON trees taken as they come (metadata, context, result, the create body read
+		// by
+		// hand) are any JSON here; Schemas narrows them to objects where they must be.
+		SpringDocUtils.getConfig()
+			.replaceWithSchema(JsonNode.class, new JsonSchema())
+			.replaceWithSchema(ObjectNode.class, new JsonSchema());
+	}
 
 	@Bean
 	OpenAPI workGraphOpenApi() {

@@ -44,6 +44,9 @@ class Gauges implements SchedulingConfigurer {
 
 	private volatile long sampledAtNanos = System.nanoTime();
 
+	/** When the next scheduled sample may run (see {@link #sampleQuietly}). */
+	private volatile long nextSampleNanos = System.nanoTime();
+
 	Gauges(GaugeSamples samples, MeterRegistry registry, QueueTags queueTags, MetricsProperties properties) {
 		this.samples = samples;
 		this.registry = registry;
@@ -81,12 +84,26 @@ class Gauges implements SchedulingConfigurer {
 		this.sampledAtNanos = System.nanoTime();
 	}
 
+	/**
+	 * The scheduled sample. A sample's cost grows with the ready backlog (about 0.6 s for
+	 * 10⁶ ready items on a small machine), so a slow sample defers the next ones: the
+	 * database spends at most about 2% of its time on them.
+	 */
 	private void sampleQuietly() {
+		long started = System.nanoTime();
+		if (started - this.nextSampleNanos < 0) {
+			return;
+		}
 		try {
 			sample();
 		}
 		catch (RuntimeException ex) {
 			log.warn("Sampling the workgraph gauges failed, retrying next interval: {}", ex.getMessage());
+		}
+		finally {
+			long took = System.nanoTime() - started;
+			this.nextSampleNanos = System.nanoTime()
+					+ Math.max(0, took * 50 - this.properties.gaugeInterval().toNanos());
 		}
 	}
 
