@@ -25,6 +25,14 @@ final class Schemas {
 			Map.of("metadata", true), "CompleteRequest", Map.of("result", false), "RaiseRequest",
 			Map.of("context", true));
 
+	/**
+	 * The answers' shapes: records the service writes whole, every member present (null
+	 * when it has no value), so the document says every member is required.
+	 */
+	private static final Set<String> ANSWERS = Set.of("ItemView", "LeaseView", "AttentionRequestView", "Blockers",
+			"ChildView", "DependencyView", "LeaseAndItem", "Decomposed", "ItemPage", "LeaseList",
+			"AttentionRequestPage");
+
 	private Schemas() {
 	}
 
@@ -72,6 +80,13 @@ final class Schemas {
 		schemas.keySet().removeIf((name) -> name.equals("JsonNode") || name.endsWith("Node"));
 		schemas.forEach((name, schema) -> {
 			if (schema.getProperties() == null) {
+				return;
+			}
+			if (ANSWERS.contains(name)) {
+				schema.setRequired(new ArrayList<>(schema.getProperties().keySet()));
+				// Nullable all the same: a member without a value is written as null.
+				Map<String, Schema> properties = schema.getProperties();
+				properties.replaceAll((member, property) -> nullable(property));
 				return;
 			}
 			List<String> required = (schema.getRequired() != null) ? schema.getRequired() : List.of();
