@@ -1,5 +1,6 @@
 package dev.workgraph.lease;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -12,6 +13,7 @@ import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.Cancellation;
 import dev.workgraph.item.LockedItem;
 import dev.workgraph.item.Readiness;
+import dev.workgraph.item.ReadyWaiters;
 import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.problem.InvalidRequest;
@@ -57,12 +59,15 @@ class LeaseCommands {
 
 	private final LeaseMetrics metrics;
 
+	private final ReadyWaiters waiters;
+
 	/** Null when coalescing is off. */
 	private final Coalescer<QueueFilter, Claims.Ask, Optional<Claims.Claimed>, Optional<LeaseAndItem>> coalescer;
 
 	LeaseCommands(Transactions transactions, Claims claims, Fencing fencing, Readiness readiness,
 			Cancellation cancellation, ItemViews items, LeaseViews leases, LeaseProperties properties,
-			ContinuityProperties continuity, CoalescingProperties coalescing, LeaseMetrics metrics) {
+			ContinuityProperties continuity, CoalescingProperties coalescing, LeaseMetrics metrics,
+			ReadyWaiters waiters) {
 		this.transactions = transactions;
 		this.claims = claims;
 		this.fencing = fencing;
@@ -73,8 +78,31 @@ class LeaseCommands {
 		this.properties = properties;
 		this.continuity = continuity;
 		this.metrics = metrics;
+		this.waiters = waiters;
 		this.coalescer = coalescing.enabled() ? new Coalescer<>(this::claimBatch, this::withViews,
 				coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
+	}
+
+	/** The claim without waiting: 204 when nothing is ready. */
+	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds) {
+		return claim(workerId, queues, leaseSeconds, 0);
+	}
+
+	/**
+	 * The claim, waiting up to {@code waitSeconds} for an item to become ready when none
+	 * is (docs/adr/0008). The wait holds no database connection; the waiters of the same
+	 * queues claim in arrival order.
+	 */
+	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds, int waitSeconds) {
+		int seconds = leaseSeconds(leaseSeconds);
+		QueueFilter filter = QueueFilter.of(queues);
+		Optional<LeaseAndItem> claimed = (waitSeconds > 0) ? this.waiters.awaitReady(filter.queues(),
+				Duration.ofSeconds(waitSeconds), () -> claimNow(workerId, filter, seconds))
+				: claimNow(workerId, filter, seconds);
+		// Counted once per answer, however many attempts a waiting claim made.
+		claimed.ifPresentOrElse((granted) -> this.metrics.claimGranted(granted.item().queue()),
+				() -> this.metrics.claimEmpty(filter.queues()));
+		return claimed;
 	}
 
 	/**
@@ -90,17 +118,13 @@ class LeaseCommands {
 	 * belong to a claim in flight, which takes one and releases the rest within
 	 * milliseconds.
 	 */
-	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds) {
-		int seconds = leaseSeconds(leaseSeconds);
-		QueueFilter filter = QueueFilter.of(queues);
+	private Optional<LeaseAndItem> claimNow(String workerId, QueueFilter filter, int seconds) {
 		Optional<LeaseAndItem> claimed = claimOnce(workerId, filter, seconds);
 		for (int retry = 0; claimed.isEmpty() && retry < EMPTY_CLAIM_RETRIES
 				&& this.claims.anyReady(filter.queues()); retry++) {
 			LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(EMPTY_CLAIM_BACKOFF_NANOS << retry));
 			claimed = claimOnce(workerId, filter, seconds);
 		}
-		claimed.ifPresentOrElse((granted) -> this.metrics.claimGranted(granted.item().queue()),
-				() -> this.metrics.claimEmpty(filter.queues()));
 		return claimed;
 	}
 
