@@ -54,6 +54,22 @@ class MetricsTests extends LeaseTestSupport {
 	}
 
 	@Test
+	void aWaitingClaimCountsOnceWhenAnswered() throws Exception {
+		Scrape before = scrape();
+		assertThat(this.api.post("/claims", Map.of("workerId", "w", "queues", List.of("mx-wait"), "waitSeconds", 1))
+			.status()).isEqualTo(204);
+		java.util.concurrent.CompletableFuture<Api.Response> waiting = java.util.concurrent.CompletableFuture
+			.supplyAsync(() -> this.api.post("/claims",
+					Map.of("workerId", "w", "queues", List.of("mx-wait"), "waitSeconds", 30)));
+		Thread.sleep(500);
+		createItem("arrives while a claim waits", "queue", "mx-wait");
+		assertThat(waiting.get().status()).isEqualTo(201);
+		Scrape after = scrape();
+		assertThat(after.delta(before, "workgraph_claims_total{outcome=\"empty\",queue=\"mx-wait\"}")).isEqualTo(1);
+		assertThat(after.delta(before, "workgraph_claims_total{outcome=\"granted\",queue=\"mx-wait\"}")).isEqualTo(1);
+	}
+
+	@Test
 	void everyWayALeaseEndsIsCountedByOutcome() {
 		Scrape before = scrape();
 		createItem("completed");
