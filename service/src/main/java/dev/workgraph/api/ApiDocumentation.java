@@ -56,7 +56,8 @@ class ApiDocumentation {
 			"DELETE /items/{id}/dependencies/{dependsOnId}", Map.of(204, "Removed"), "POST /claims",
 			Map.of(201, "Claimed: the lease and the item", 204, "Nothing is ready (in the queues asked for)"),
 			"POST /leases/{leaseId}/decompose", Map.of(201, "Decomposed: the ended lease and the children"),
-			"POST /leases/{leaseId}/attention-requests", Map.of(201, "Raised"));
+			"POST /leases/{leaseId}/attention-requests", Map.of(201, "Raised"), "POST /tokens",
+			Map.of(201, "Issued: the secret is in this answer only"), "DELETE /tokens/{id}", Map.of(204, "Revoked"));
 
 	static {
 		// JSON trees taken as they come (metadata, context, result, the create body read

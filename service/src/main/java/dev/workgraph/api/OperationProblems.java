@@ -10,6 +10,7 @@ import dev.workgraph.problem.ProblemCode;
 import static dev.workgraph.problem.ProblemCode.ALREADY_RESOLVED;
 import static dev.workgraph.problem.ProblemCode.DEPENDENCY_CYCLE;
 import static dev.workgraph.problem.ProblemCode.EPOCH_MISMATCH;
+import static dev.workgraph.problem.ProblemCode.FORBIDDEN;
 import static dev.workgraph.problem.ProblemCode.IDEMPOTENCY_CONFLICT;
 import static dev.workgraph.problem.ProblemCode.INTERNAL_ERROR;
 import static dev.workgraph.problem.ProblemCode.ITEM_TERMINAL;
@@ -21,6 +22,7 @@ import static dev.workgraph.problem.ProblemCode.NOT_FOUND;
 import static dev.workgraph.problem.ProblemCode.OPEN_CHILDREN;
 import static dev.workgraph.problem.ProblemCode.PAYLOAD_TOO_LARGE;
 import static dev.workgraph.problem.ProblemCode.SERVICE_UNAVAILABLE;
+import static dev.workgraph.problem.ProblemCode.UNAUTHENTICATED;
 import static dev.workgraph.problem.ProblemCode.UNMET_DEPENDENCIES;
 import static dev.workgraph.problem.ProblemCode.UNSUPPORTED_MEDIA_TYPE;
 import static dev.workgraph.problem.ProblemCode.VALIDATION_FAILED;
@@ -42,11 +44,6 @@ import static dev.workgraph.problem.ProblemCode.VALIDATION_FAILED;
  * cannot be published without saying how it fails.
  */
 final class OperationProblems {
-
-	/** Codes of access control (workgraph.security.enabled). */
-	static final DocumentedProblem UNAUTHENTICATED = new DocumentedProblem("unauthenticated", 401, "Unauthenticated");
-
-	static final DocumentedProblem FORBIDDEN = new DocumentedProblem("forbidden", 403, "Forbidden");
 
 	private static final List<ProblemCode> FENCED = List.of(LEASE_EXPIRED, LEASE_ENDED, EPOCH_MISMATCH);
 
@@ -79,6 +76,10 @@ final class OperationProblems {
 		table.put("GET /attention-requests", List.of());
 		table.put("GET /attention-requests/{id}", List.of());
 		table.put("POST /attention-requests/{id}/resolve", List.of(ALREADY_RESOLVED));
+		// Access tokens (admins)
+		table.put("POST /tokens", List.of());
+		table.put("GET /tokens", List.of());
+		table.put("DELETE /tokens/{id}", List.of());
 		return table;
 	}
 
@@ -98,6 +99,10 @@ final class OperationProblems {
 			return null;
 		}
 		List<ProblemCode> codes = new ArrayList<>(particular);
+		// Access control (workgraph.security.enabled): no or a bad token, or a role
+		// that may not do this.
+		codes.add(UNAUTHENTICATED);
+		codes.add(FORBIDDEN);
 		codes.add(NOT_ACCEPTABLE);
 		codes.add(INTERNAL_ERROR);
 		codes.add(SERVICE_UNAVAILABLE);
@@ -112,8 +117,6 @@ final class OperationProblems {
 		}
 		List<DocumentedProblem> problems = new ArrayList<>(
 				codes.stream().distinct().map(DocumentedProblem::of).toList());
-		problems.add(UNAUTHENTICATED);
-		problems.add(FORBIDDEN);
 		problems
 			.sort(java.util.Comparator.comparingInt(DocumentedProblem::status).thenComparing(DocumentedProblem::code));
 		return problems;

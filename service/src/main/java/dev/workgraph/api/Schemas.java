@@ -42,8 +42,6 @@ final class Schemas {
 		for (ProblemCode code : ProblemCode.values()) {
 			codes.add(code.code());
 		}
-		codes.add(OperationProblems.UNAUTHENTICATED.code());
-		codes.add(OperationProblems.FORBIDDEN.code());
 		JsonSchema fieldError = (JsonSchema) object().addProperty("field", string())
 			.addProperty("message", string())
 			.required(List.of("field", "message"));
