@@ -45,9 +45,9 @@ class ExpiredLeases {
 	 * nearly always made while {@code leases} was (almost) empty: a plan that joins the
 	 * CTEs by nested loops over sequential scans and, for a burst of expiries, compares
 	 * every lease of a batch with every lease left (quadratic; 10,000 expiries took 1.3 s
-	 * or 40 s depending on the connection). Planning each batch costs about a millisecond.
-	 * {@code SET LOCAL}: it ends with the transaction, so the pooled connection is
-	 * unchanged for everyone else.
+	 * or 40 s depending on the connection). Planning each batch costs about a
+	 * millisecond. {@code SET LOCAL}: it ends with the transaction, so the pooled
+	 * connection is unchanged for everyone else.
 	 */
 	static final String PLAN_FOR_THE_TABLES_AS_THEY_ARE = "set local plan_cache_mode = force_custom_plan";
 

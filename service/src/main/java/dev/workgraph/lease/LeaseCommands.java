@@ -1,14 +1,15 @@
 package dev.workgraph.lease;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.workgraph.input.Json;
-import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.Cancellation;
 import dev.workgraph.item.LockedItem;
 import dev.workgraph.item.Readiness;
@@ -55,12 +56,20 @@ class LeaseCommands {
 
 	private final ContinuityProperties continuity;
 
+	private final LeaseEndings endings;
+
 	/** Null when coalescing is off. */
 	private final Coalescer<QueueFilter, Claims.Ask, Optional<Claims.Claimed>, Optional<LeaseAndItem>> coalescer;
 
+	/** Null when group commit is off. */
+	private final Coalescer<Lane, LeaseEndings.Completing, PerRequest<LeaseView>, PerRequest<LeaseAndItem>> completions;
+
+	/** Null when group commit is off. */
+	private final Coalescer<Lane, LeaseEndings.Renewing, PerRequest<LeaseView>, PerRequest<LeaseView>> renewals;
+
 	LeaseCommands(Transactions transactions, Claims claims, Fencing fencing, Readiness readiness,
 			Cancellation cancellation, ItemViews items, LeaseViews leases, LeaseProperties properties,
-			ContinuityProperties continuity, CoalescingProperties coalescing) {
+			ContinuityProperties continuity, CoalescingProperties coalescing, LeaseEndings endings) {
 		this.transactions = transactions;
 		this.claims = claims;
 		this.fencing = fencing;
@@ -72,6 +81,12 @@ class LeaseCommands {
 		this.continuity = continuity;
 		this.coalescer = coalescing.enabled() ? new Coalescer<>(this::claimBatch, this::withViews,
 				coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
+		this.endings = endings;
+		this.completions = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.completeAll(batch),
+				(lane, done) -> withItems(done), coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait())
+				: null;
+		this.renewals = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.renewAll(batch),
+				(lane, done) -> done, coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
 	}
 
 	/**
@@ -97,6 +112,33 @@ class LeaseCommands {
 			claimed = claimOnce(workerId, filter, seconds);
 		}
 		return claimed;
+	}
+
+	/**
+	 * {@code POST /claims/batch}: up to {@code limit} items for one worker, each under
+	 * its own lease, in claim order, in one transaction (the coalesced claims'
+	 * statements); empty only when nothing is ready, as {@link #claim}.
+	 */
+	List<LeaseAndItem> claimBatch(String workerId, List<String> queues, Integer leaseSeconds, int limit) {
+		int seconds = leaseSeconds(leaseSeconds);
+		QueueFilter filter = QueueFilter.of(queues);
+		List<LeaseAndItem> claimed = claimUpTo(workerId, filter, seconds, limit);
+		for (int retry = 0; claimed.isEmpty() && retry < EMPTY_CLAIM_RETRIES
+				&& this.claims.anyReady(filter.queues()); retry++) {
+			LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(EMPTY_CLAIM_BACKOFF_NANOS << retry));
+			claimed = claimUpTo(workerId, filter, seconds, limit);
+		}
+		return claimed;
+	}
+
+	private List<LeaseAndItem> claimUpTo(String workerId, QueueFilter filter, int seconds, int limit) {
+		List<Claims.Ask> asks = new ArrayList<>(limit);
+		for (int i = 0; i < limit; i++) {
+			asks.add(new Claims.Ask(Uuid7.next(), workerId, seconds));
+		}
+		List<Optional<Claims.Claimed>> claimed = this.transactions
+			.inTransaction(() -> this.claims.claimBatch(asks, filter.queues(), this.continuity.continuityWindow()));
+		return withViews(filter, claimed).stream().flatMap(Optional::stream).toList();
 	}
 
 	/**
@@ -143,31 +185,51 @@ class LeaseCommands {
 		return answers;
 	}
 
+	/**
+	 * Renewals concurrent with this one are committed together (group commit,
+	 * docs/adr/0009), each fenced on its own.
+	 */
 	LeaseView renew(UUID leaseId, long epoch, Integer leaseSeconds) {
-		int seconds = leaseSeconds(leaseSeconds);
-		return this.transactions.inTransaction(() -> this.fencing.renew(leaseId, epoch, seconds));
+		LeaseEndings.Renewing request = new LeaseEndings.Renewing(leaseId, epoch, leaseSeconds(leaseSeconds));
+		if (this.renewals == null) {
+			return this.endings.renew(request);
+		}
+		return this.renewals.submit(Lane.RENEW, request).orThrow();
 	}
 
+	/**
+	 * Completions concurrent with this one are committed together (group commit,
+	 * docs/adr/0009), each fenced on its own; their item views are read together after
+	 * the commit.
+	 */
 	LeaseAndItem complete(UUID leaseId, long epoch, JsonNode result) {
-		LeaseView lease = this.transactions.inTransaction(() -> {
-			LockedItem item = this.fencing.lockItem(leaseId, epoch);
-			Fencing.Completion completion = this.fencing.complete(leaseId, epoch, Json.textOrNull(result));
-			if (!completion.completed()) {
-				// Thrown inside the transaction: the lease deleted above is restored.
-				if (completion.openChildren() > 0) {
-					throw new OpenChildrenRemain(item.id(), completion.openChildren());
-				}
-				throw new UnmetDependenciesRemain(item.id(), completion.unmetDependencies());
-			}
-			List<BlockerDelta> unblocked = new ArrayList<>();
-			completion.dependents().forEach((dependent) -> unblocked.add(BlockerDelta.dependencies(dependent, -1)));
-			if (completion.parentId() != null) {
-				unblocked.add(BlockerDelta.children(completion.parentId(), -1));
-			}
-			this.readiness.adjust(unblocked);
-			return completion.lease();
-		});
-		return withItem(lease);
+		LeaseEndings.Completing request = new LeaseEndings.Completing(leaseId, epoch, Json.textOrNull(result));
+		if (this.completions == null) {
+			return withItem(this.endings.complete(request));
+		}
+		return this.completions.submit(Lane.COMPLETE, request).orThrow();
+	}
+
+	/**
+	 * {@code POST /completions}: each entry fenced and answered on its own, committed
+	 * together. The answer is the lease alone, so no item view is read.
+	 */
+	List<PerRequest<LeaseView>> completeAll(List<LeaseEndings.Completing> requests) {
+		return this.endings.completeAll(requests);
+	}
+
+	/** The completed requests' item views, read together after the commit. */
+	private List<PerRequest<LeaseAndItem>> withItems(List<PerRequest<LeaseView>> completed) {
+		List<ItemView> views = this.items.load(completed.stream()
+			.filter(PerRequest::succeeded)
+			.map((done) -> done.value().itemId())
+			.distinct()
+			.toList());
+		Map<UUID, ItemView> byId = new HashMap<>();
+		views.forEach((view) -> byId.put(view.id(), view));
+		return completed.stream()
+			.map((done) -> done.map((lease) -> new LeaseAndItem(lease, byId.get(lease.itemId()))))
+			.toList();
 	}
 
 	LeaseAndItem release(UUID leaseId, long epoch, String reason) {
@@ -217,6 +279,13 @@ class LeaseCommands {
 	 * answer.
 	 */
 	record LeaseAndItem(LeaseView lease, ItemView item) {
+	}
+
+	/** The lanes of group commit: requests of one lane are committed together. */
+	private enum Lane {
+
+		COMPLETE, RENEW
+
 	}
 
 	/**
