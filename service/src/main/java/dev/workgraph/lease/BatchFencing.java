@@ -80,6 +80,24 @@ class BatchFencing {
 		.formatted(LeaseHistory.endAndRecord("using requests x where " + REQUEST_IS_CURRENT, "now()", "'completed'",
 				"null"), LeaseRows.ENDED);
 
+	/**
+	 * Releases the requests' current leases, each with its own reason, as
+	 * {@link Fencing#END_IF_CURRENT} releases one; the caller settles the items.
+	 */
+	static final String RELEASE_ALL_IF_CURRENT = """
+			with requests as (
+			    select * from unnest(:leaseIds::uuid[], :epochs::bigint[], :reasons::text[]) as x(lease_id, epoch, reason)
+			), %s, streak_broken as (
+			    update work_items w set consecutive_expirations = 0
+			    from recorded h
+			    where w.id = h.item_id and w.consecutive_expirations <> 0
+			)
+			select %s
+			from recorded h
+			"""
+		.formatted(LeaseHistory.endAndRecord("using requests x where " + REQUEST_IS_CURRENT, "now()", "'released'",
+				"(select x.reason from requests x where x.lease_id = e.id)"), LeaseRows.ENDED);
+
 	/** Renews the requests' current leases, each by its own length. */
 	static final String RENEW_ALL_IF_CURRENT = """
 			update leases l
@@ -125,6 +143,19 @@ class BatchFencing {
 			.param("results", SqlArrays.texts(results))
 			.query((rs, n) -> new Fencing.Completion(LeaseRows.map(rs, n), rs.getBoolean("completed"),
 					Rows.uuid(rs, "parent_id"), 0, 0, uuids(rs.getArray("dependents"))))
+			.list();
+	}
+
+	/**
+	 * Releases the current ones of the leases (see {@link #RELEASE_ALL_IF_CURRENT});
+	 * answers one row per lease it released.
+	 */
+	List<LeaseView> releaseAll(List<UUID> leaseIds, long[] epochs, List<String> reasons) {
+		return this.jdbc.sql(RELEASE_ALL_IF_CURRENT)
+			.param("leaseIds", SqlArrays.uuids(leaseIds))
+			.param("epochs", SqlArrays.longs(epochs))
+			.param("reasons", SqlArrays.texts(reasons))
+			.query(LeaseRows::map)
 			.list();
 	}
 

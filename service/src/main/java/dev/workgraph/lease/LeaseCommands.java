@@ -12,7 +12,6 @@ import java.util.concurrent.locks.LockSupport;
 import dev.workgraph.input.Json;
 import dev.workgraph.item.Cancellation;
 import dev.workgraph.item.LockedItem;
-import dev.workgraph.item.Readiness;
 import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.problem.InvalidRequest;
@@ -44,8 +43,6 @@ class LeaseCommands {
 
 	private final Fencing fencing;
 
-	private final Readiness readiness;
-
 	private final Cancellation cancellation;
 
 	private final ItemViews items;
@@ -65,15 +62,17 @@ class LeaseCommands {
 	private final Coalescer<Lane, LeaseEndings.Completing, PerRequest<LeaseView>, PerRequest<LeaseAndItem>> completions;
 
 	/** Null when group commit is off. */
+	private final Coalescer<Lane, LeaseEndings.Releasing, PerRequest<LeaseView>, PerRequest<LeaseAndItem>> releases;
+
+	/** Null when group commit is off. */
 	private final Coalescer<Lane, LeaseEndings.Renewing, PerRequest<LeaseView>, PerRequest<LeaseView>> renewals;
 
-	LeaseCommands(Transactions transactions, Claims claims, Fencing fencing, Readiness readiness,
-			Cancellation cancellation, ItemViews items, LeaseViews leases, LeaseProperties properties,
-			ContinuityProperties continuity, CoalescingProperties coalescing, LeaseEndings endings) {
+	LeaseCommands(Transactions transactions, Claims claims, Fencing fencing, Cancellation cancellation, ItemViews items,
+			LeaseViews leases, LeaseProperties properties, ContinuityProperties continuity,
+			CoalescingProperties coalescing, LeaseEndings endings) {
 		this.transactions = transactions;
 		this.claims = claims;
 		this.fencing = fencing;
-		this.readiness = readiness;
 		this.cancellation = cancellation;
 		this.items = items;
 		this.leases = leases;
@@ -83,6 +82,9 @@ class LeaseCommands {
 				coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
 		this.endings = endings;
 		this.completions = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.completeAll(batch),
+				(lane, done) -> withItems(done), coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait())
+				: null;
+		this.releases = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.releaseAll(batch),
 				(lane, done) -> withItems(done), coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait())
 				: null;
 		this.renewals = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.renewAll(batch),
@@ -168,21 +170,14 @@ class LeaseCommands {
 			.inTransaction(() -> this.claims.claimBatch(asks, filter.queues(), this.continuity.continuityWindow()));
 	}
 
-	/** The item views of a batch's claims, read together after the claims committed. */
+	/**
+	 * The claims' answers. The claim statements answer the item's view themselves, so
+	 * nothing more is read.
+	 */
 	private List<Optional<LeaseAndItem>> withViews(QueueFilter filter, List<Optional<Claims.Claimed>> claimed) {
-		List<ItemView> views = this.items
-			.assemble(claimed.stream().flatMap(Optional::stream).map(Claims.Claimed::item).toList());
-		List<Optional<LeaseAndItem>> answers = new ArrayList<>(claimed.size());
-		int next = 0;
-		for (Optional<Claims.Claimed> claim : claimed) {
-			if (claim.isPresent()) {
-				answers.add(Optional.of(new LeaseAndItem(claim.get().lease(), views.get(next++))));
-			}
-			else {
-				answers.add(Optional.empty());
-			}
-		}
-		return answers;
+		return claimed.stream()
+			.map((claim) -> claim.map((granted) -> new LeaseAndItem(granted.lease(), granted.item())))
+			.toList();
 	}
 
 	/**
@@ -218,7 +213,7 @@ class LeaseCommands {
 		return this.endings.completeAll(requests);
 	}
 
-	/** The completed requests' item views, read together after the commit. */
+	/** The ended requests' item views, read together after the commit. */
 	private List<PerRequest<LeaseAndItem>> withItems(List<PerRequest<LeaseView>> completed) {
 		List<ItemView> views = this.items.load(completed.stream()
 			.filter(PerRequest::succeeded)
@@ -232,14 +227,16 @@ class LeaseCommands {
 			.toList();
 	}
 
+	/**
+	 * Releases concurrent with this one are committed together (group commit,
+	 * docs/adr/0009), each fenced on its own.
+	 */
 	LeaseAndItem release(UUID leaseId, long epoch, String reason) {
-		LeaseView lease = this.transactions.inTransaction(() -> {
-			LockedItem item = this.fencing.lockItem(leaseId, epoch);
-			LeaseView ended = this.fencing.end(leaseId, epoch, LeaseOutcome.RELEASED, reason);
-			this.readiness.settleAfterLeaseEnded(List.of(item.id()));
-			return ended;
-		});
-		return withItem(lease);
+		LeaseEndings.Releasing request = new LeaseEndings.Releasing(leaseId, epoch, reason);
+		if (this.releases == null) {
+			return withItem(this.endings.release(request));
+		}
+		return this.releases.submit(Lane.RELEASE, request).orThrow();
 	}
 
 	LeaseAndItem cancel(UUID leaseId, long epoch, String reason) {
@@ -284,7 +281,7 @@ class LeaseCommands {
 	/** The lanes of group commit: requests of one lane are committed together. */
 	private enum Lane {
 
-		COMPLETE, RENEW
+		COMPLETE, RELEASE, RENEW
 
 	}
 

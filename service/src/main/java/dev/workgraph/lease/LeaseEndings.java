@@ -10,6 +10,7 @@ import java.util.UUID;
 import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.LockedItem;
 import dev.workgraph.item.Readiness;
+import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.problem.Problems;
 import dev.workgraph.problem.RequestRejected;
@@ -18,9 +19,9 @@ import dev.workgraph.support.Transactions;
 import org.springframework.stereotype.Service;
 
 /**
- * Completions and renewals, alone or many in one transaction (group commit, ADR 0009).
- * Many requests in one transaction cost one commit, i.e. one WAL flush, instead of one
- * each; every request is still fenced on its own by the guard in the statement that
+ * Completions, releases and renewals, alone or many in one transaction (group commit, ADR
+ * 0009). Many requests in one transaction cost one commit, i.e. one WAL flush, instead of
+ * one each; every request is still fenced on its own by the guard in the statement that
  * writes, and answers what it would have answered alone: a stale lease gets its own 409
  * while the others commit.
  *
@@ -131,6 +132,78 @@ class LeaseEndings {
 		return answers;
 	}
 
+	/**
+	 * One release in its own transaction: the item locked, the fenced ending, the item
+	 * back to ready (or blocked).
+	 */
+	LeaseView release(Releasing request) {
+		return this.transactions.inTransaction(() -> {
+			LockedItem item = this.fencing.lockItem(request.leaseId(), request.epoch());
+			LeaseView ended = this.fencing.end(request.leaseId(), request.epoch(), LeaseOutcome.RELEASED,
+					request.reason());
+			this.readiness.settleAfterLeaseEnded(List.of(item.id()));
+			return ended;
+		});
+	}
+
+	/** The releases, answered in request order, as {@link #completeAll}. */
+	List<PerRequest<LeaseView>> releaseAll(List<Releasing> requests) {
+		if (requests.size() > 1 && distinct(requests.stream().map(Releasing::leaseId).toList())) {
+			try {
+				return this.transactions.inTransaction(() -> releaseTogether(requests));
+			}
+			catch (RuntimeException ex) {
+				if (Problems.isDatabaseUnavailable(ex)) {
+					return requests.stream().map((request) -> PerRequest.<LeaseView>failed(ex)).toList();
+				}
+			}
+		}
+		return requests.stream().map((request) -> alone(() -> release(request))).toList();
+	}
+
+	/**
+	 * Releasing depends on nothing another request of the batch could change (each lease
+	 * is of another item), so every current lease is released.
+	 */
+	private List<PerRequest<LeaseView>> releaseTogether(List<Releasing> requests) {
+		List<UUID> leaseIds = requests.stream().map(Releasing::leaseId).toList();
+		long[] epochs = requests.stream().mapToLong(Releasing::epoch).toArray();
+		List<BatchFencing.Locked> locked = this.batchFencing.lockItems(leaseIds, epochs);
+		List<PerRequest<LeaseView>> answers = new ArrayList<>(requests.size());
+		List<Releasing> going = new ArrayList<>();
+		for (int i = 0; i < requests.size(); i++) {
+			Releasing request = requests.get(i);
+			BatchFencing.Locked lease = locked.get(i);
+			if (lease == null || !lease.current()) {
+				answers.add(PerRequest.failed(rejection(request.leaseId(), request.epoch())));
+				continue;
+			}
+			answers.add(null);
+			going.add(request);
+		}
+		if (going.isEmpty()) {
+			return answers;
+		}
+		Map<UUID, LeaseView> released = new HashMap<>();
+		this.batchFencing.releaseAll(going.stream().map(Releasing::leaseId).toList(),
+				going.stream().mapToLong(Releasing::epoch).toArray(), going.stream().map(Releasing::reason).toList())
+			.forEach((lease) -> released.put(lease.id(), lease));
+		List<UUID> items = new ArrayList<>();
+		for (int i = 0; i < requests.size(); i++) {
+			if (answers.get(i) != null) {
+				continue;
+			}
+			LeaseView lease = released.get(requests.get(i).leaseId());
+			if (lease == null) {
+				throw new OneByOne();
+			}
+			items.add(lease.itemId());
+			answers.set(i, PerRequest.done(lease));
+		}
+		this.readiness.settleAfterLeaseEnded(items);
+		return answers;
+	}
+
 	/** One renewal in its own transaction. */
 	LeaseView renew(Renewing request) {
 		return this.transactions
@@ -203,6 +276,10 @@ class LeaseEndings {
 
 	/** A completion request: the lease, the presented epoch, the result as JSON text. */
 	record Completing(UUID leaseId, long epoch, String result) {
+	}
+
+	/** A release request: the lease, the presented epoch, the reason (or null). */
+	record Releasing(UUID leaseId, long epoch, String reason) {
 	}
 
 	/** A renewal request: the lease, the presented epoch, the new length. */

@@ -88,6 +88,39 @@ class GroupCommitTests extends LeaseTestSupport {
 	}
 
 	@Test
+	void releasesQueuedTogetherAreOneTransactionAndAStaleOneGetsItsOwn409() throws Exception {
+		int alone = this.coalescing.maxInFlight();
+		int queued = 12;
+		List<JsonNode> claims = new ArrayList<>();
+		for (int i = 0; i < alone + queued; i++) {
+			createItem("item " + i);
+			claims.add(claim("worker-" + i));
+		}
+		UUID blocker = createItem("blocker added during the lease");
+		JsonNode blocked = claims.get(alone + 2);
+		assertThat(this.api.post("/items/" + itemId(blocked) + "/dependencies", Map.of("dependsOn", blocker)).status())
+			.isEqualTo(201);
+		List<Api.Response> answers = withTableLocked("lease_history", alone + queued,
+				(i) -> this.api.post("/leases/" + leaseId(claims.get(i)) + "/release",
+						Map.of("epoch", epoch(claims.get(i)) + ((i == alone + 5) ? 1 : 0), "reason", "reason " + i)));
+		for (int i = 0; i < answers.size(); i++) {
+			JsonNode claim = claims.get(i);
+			if (i == alone + 5) {
+				assertProblem(answers.get(i), 409, "epoch_mismatch");
+				assertThat(status(itemId(claim))).isEqualTo("leased");
+				continue;
+			}
+			assertOk(answers.get(i));
+			assertThat(answers.get(i).body().path("lease").path("outcome").asString()).isEqualTo("released");
+			assertThat(answers.get(i).body().path("lease").path("reason").asString()).isEqualTo("reason " + i);
+			String expected = (i == alone + 2) ? "blocked" : "ready";
+			assertThat(answers.get(i).body().path("item").path("status").asString()).isEqualTo(expected);
+			assertThat(status(itemId(claim))).isEqualTo(expected);
+		}
+		assertThat(count("select count(distinct xmin::text) from lease_history")).isBetween(alone + 1L, alone + 2L);
+	}
+
+	@Test
 	void renewalsQueuedTogetherAreOneTransactionAndAStaleOneGetsItsOwn409() throws Exception {
 		int alone = this.coalescing.maxInFlight();
 		int queued = 12;
