@@ -11,11 +11,12 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
 /**
- * Body of {@code POST /claims/batch}: {@link ClaimRequest}'s fields, how many items at
- * most ({@code limit}, 1–500) and how long to wait when nothing is ready
- * ({@code waitSeconds}; only 0, not waiting, is accepted until claims can wait).
+ * Body of {@code POST /claims/batch}: {@link ClaimRequest}'s fields ({@code workerId} may
+ * be left out with a worker token), how many items at most ({@code limit}, 1–500) and how
+ * long to wait when nothing is ready ({@code waitSeconds}; only 0, not waiting, is
+ * accepted until claims can wait).
  */
-record BatchClaimRequest(@NotNull @Text(min = 1, max = 200) String workerId,
+record BatchClaimRequest(@Text(min = 1, max = 200) String workerId,
 		@Size(min = 1, max = 100,
 				message = "must list between 1 and 100 queues") List<@NotNull @Pattern(regexp = QueueNames.PATTERN,
 						message = QueueNames.MESSAGE) String> queues,

@@ -1,6 +1,7 @@
 package dev.workgraph.lease;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.workgraph.input.Json;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.problem.Problems;
+import dev.workgraph.problem.RequestRejected;
 import jakarta.validation.Valid;
 
 import org.springframework.web.bind.annotation.PostMapping;
@@ -26,8 +28,11 @@ class CompletionController {
 
 	private final LeaseCommands leases;
 
-	CompletionController(LeaseCommands leases) {
+	private final LeaseHolders holders;
+
+	CompletionController(LeaseCommands leases, LeaseHolders holders) {
 		this.leases = leases;
+		this.holders = holders;
 	}
 
 	@PostMapping("/completions")
@@ -37,7 +42,24 @@ class CompletionController {
 			.map((entry) -> new LeaseEndings.Completing(entry.leaseId(), entry.epoch(),
 					Json.textOrNull(entry.result())))
 			.toList();
-		List<PerRequest<LeaseView>> done = this.leases.completeAll(completing);
+		// A worker token acts only on its own leases: another worker's lease (or an
+		// unknown one) is that entry's 403 (404), checked before fencing; the others go
+		// on.
+		List<PerRequest<LeaseView>> done = new ArrayList<>(Collections.nCopies(completing.size(), null));
+		List<Integer> allowed = new ArrayList<>();
+		for (int i = 0; i < completing.size(); i++) {
+			try {
+				this.holders.requireCallerHolds(completing.get(i).leaseId());
+				allowed.add(i);
+			}
+			catch (RequestRejected ex) {
+				done.set(i, PerRequest.failed(ex));
+			}
+		}
+		List<PerRequest<LeaseView>> completed = this.leases.completeAll(allowed.stream().map(completing::get).toList());
+		for (int k = 0; k < allowed.size(); k++) {
+			done.set(allowed.get(k), completed.get(k));
+		}
 		List<CompletionResult> results = new ArrayList<>(done.size());
 		for (int i = 0; i < done.size(); i++) {
 			PerRequest<LeaseView> answer = done.get(i);

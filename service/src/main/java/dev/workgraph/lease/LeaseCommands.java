@@ -1,5 +1,6 @@
 package dev.workgraph.lease;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.concurrent.locks.LockSupport;
 import dev.workgraph.input.Json;
 import dev.workgraph.item.Cancellation;
 import dev.workgraph.item.LockedItem;
+import dev.workgraph.item.ReadyWaiters;
 import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.problem.InvalidRequest;
@@ -55,6 +57,8 @@ class LeaseCommands {
 
 	private final LeaseEndings endings;
 
+	private final ReadyWaiters waiters;
+
 	/** Null when coalescing is off. */
 	private final Coalescer<QueueFilter, Claims.Ask, Optional<Claims.Claimed>, Optional<LeaseAndItem>> coalescer;
 
@@ -69,7 +73,7 @@ class LeaseCommands {
 
 	LeaseCommands(Transactions transactions, Claims claims, Fencing fencing, Cancellation cancellation, ItemViews items,
 			LeaseViews leases, LeaseProperties properties, ContinuityProperties continuity,
-			CoalescingProperties coalescing, LeaseEndings endings) {
+			CoalescingProperties coalescing, LeaseEndings endings, ReadyWaiters waiters) {
 		this.transactions = transactions;
 		this.claims = claims;
 		this.fencing = fencing;
@@ -78,6 +82,7 @@ class LeaseCommands {
 		this.leases = leases;
 		this.properties = properties;
 		this.continuity = continuity;
+		this.waiters = waiters;
 		this.coalescer = coalescing.enabled() ? new Coalescer<>(this::claimBatch, this::withViews,
 				coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
 		this.endings = endings;
@@ -89,6 +94,26 @@ class LeaseCommands {
 				: null;
 		this.renewals = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.renewAll(batch),
 				(lane, done) -> done, coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
+	}
+
+	/** The claim without waiting: 204 when nothing is ready. */
+	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds) {
+		return claim(workerId, queues, leaseSeconds, 0);
+	}
+
+	/**
+	 * The claim, waiting up to {@code waitSeconds} for an item to become ready when none
+	 * is (docs/adr/0008). The wait holds no database connection; the waiters of the same
+	 * queues claim in arrival order.
+	 */
+	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds, int waitSeconds) {
+		int seconds = leaseSeconds(leaseSeconds);
+		QueueFilter filter = QueueFilter.of(queues);
+		if (waitSeconds > 0) {
+			return this.waiters.awaitReady(filter.queues(), Duration.ofSeconds(waitSeconds),
+					() -> claimNow(workerId, filter, seconds));
+		}
+		return claimNow(workerId, filter, seconds);
 	}
 
 	/**
@@ -104,9 +129,7 @@ class LeaseCommands {
 	 * belong to a claim in flight, which takes one and releases the rest within
 	 * milliseconds.
 	 */
-	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds) {
-		int seconds = leaseSeconds(leaseSeconds);
-		QueueFilter filter = QueueFilter.of(queues);
+	private Optional<LeaseAndItem> claimNow(String workerId, QueueFilter filter, int seconds) {
 		Optional<LeaseAndItem> claimed = claimOnce(workerId, filter, seconds);
 		for (int retry = 0; claimed.isEmpty() && retry < EMPTY_CLAIM_RETRIES
 				&& this.claims.anyReady(filter.queues()); retry++) {
