@@ -50,14 +50,21 @@ class ApiDocumentation {
 	 * Success statuses other than a lone 200 (springdoc documents 200 for a
 	 * {@code ResponseEntity}): the body's schema is documented under each but 204.
 	 */
-	private static final Map<String, Map<Integer, String>> SUCCESS = Map.of("POST /items",
-			Map.of(201, "Created", 200, "An Idempotency-Key replayed: the item the first request created"),
-			"POST /items/{id}/dependencies", Map.of(201, "The edge was added", 200, "The edge existed already"),
-			"DELETE /items/{id}/dependencies/{dependsOnId}", Map.of(204, "Removed"), "POST /claims",
-			Map.of(201, "Claimed: the lease and the item", 204, "Nothing is ready (in the queues asked for)"),
-			"POST /leases/{leaseId}/decompose", Map.of(201, "Decomposed: the ended lease and the children"),
-			"POST /leases/{leaseId}/attention-requests", Map.of(201, "Raised"), "POST /tokens",
-			Map.of(201, "Issued: the secret is in this answer only"), "DELETE /tokens/{id}", Map.of(204, "Revoked"));
+	private static final Map<String, Map<Integer, String>> SUCCESS = Map.ofEntries(
+			Map.entry("POST /items",
+					Map.of(201, "Created", 200, "An Idempotency-Key replayed: the item the first request created")),
+			Map.entry("POST /items/{id}/dependencies",
+					Map.of(201, "The edge was added", 200, "The edge existed already")),
+			Map.entry("DELETE /items/{id}/dependencies/{dependsOnId}", Map.of(204, "Removed")),
+			Map.entry("POST /claims",
+					Map.of(201, "Claimed: the lease and the item", 204, "Nothing is ready (in the queues asked for)")),
+			Map.entry("POST /claims/batch",
+					Map.of(201, "Claimed: one lease and item per claim, in claim order", 204,
+							"Nothing is ready (in the queues asked for)")),
+			Map.entry("POST /leases/{leaseId}/decompose", Map.of(201, "Decomposed: the ended lease and the children")),
+			Map.entry("POST /leases/{leaseId}/attention-requests", Map.of(201, "Raised")),
+			Map.entry("POST /tokens", Map.of(201, "Issued: the secret is in this answer only")),
+			Map.entry("DELETE /tokens/{id}", Map.of(204, "Revoked")));
 
 	static {
 		// JSON trees taken as they come (metadata, context, result, the create body read

@@ -65,6 +65,10 @@ final class OperationProblems {
 		table.put("GET /items/{id}/leases", List.of());
 		// Claims and leases
 		table.put("POST /claims", List.of());
+		table.put("POST /claims/batch", List.of());
+		// Each entry carries its own problem in the 200 answer; the request fails only as
+		// a whole.
+		table.put("POST /completions", List.of());
 		table.put("GET /leases/{leaseId}", List.of());
 		table.put("POST /leases/{leaseId}/renew", FENCED);
 		table.put("POST /leases/{leaseId}/complete", with(FENCED, OPEN_CHILDREN, UNMET_DEPENDENCIES));
