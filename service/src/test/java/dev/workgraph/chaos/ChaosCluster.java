@@ -28,6 +28,8 @@ final class ChaosCluster implements AutoCloseable {
 
 	private final List<ServiceInstance> instances = new ArrayList<>();
 
+	private final String adminToken = "chaos-admin-" + java.util.UUID.randomUUID();
+
 	private ChaosCluster(ThrowawayPostgres postgres, String database) {
 		this.postgres = postgres;
 		this.database = database;
@@ -51,7 +53,10 @@ final class ChaosCluster implements AutoCloseable {
 			// often.
 			properties.put("workgraph.lease.max-consecutive-expirations", "2");
 			properties.put("spring.main.banner-mode", "off");
-			properties.put("workgraph.security.enabled", "false");
+			// Access control on, as in production: the harness acts with the bootstrap
+			// admin
+			// token and each simulated worker with a worker token of its own.
+			properties.put("workgraph.security.bootstrap-admin-token", cluster.adminToken);
 			for (int i = 0; i < instanceCount; i++) {
 				Map<String, String> clock = (i == 1) ? wrongClock() : Map.of();
 				cluster.instances.add(new ServiceInstance("instance-" + i, properties, clock,
@@ -93,6 +98,11 @@ final class ChaosCluster implements AutoCloseable {
 
 	ThrowawayPostgres postgres() {
 		return this.postgres;
+	}
+
+	/** The bootstrap admin token every instance accepts. */
+	String adminToken() {
+		return this.adminToken;
 	}
 
 	List<ServiceInstance> instances() {

@@ -80,7 +80,8 @@ final class ChaosRun {
 		History history = new History();
 		World world = new World();
 		Tally tally = new Tally();
-		Client client = new Client(this.cluster.instances(), history, this.settings.requestTimeout());
+		Client client = new Client(this.cluster.instances(), history, this.settings.requestTimeout(),
+				this.cluster.adminToken());
 		Random master = new Random(this.settings.seed());
 		Monitor monitor = new Monitor(this.cluster, client, history, world);
 		long started = System.nanoTime();

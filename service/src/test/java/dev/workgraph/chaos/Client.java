@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -37,10 +38,60 @@ final class Client {
 		.connectTimeout(Duration.ofSeconds(2))
 		.build();
 
-	Client(List<ServiceInstance> instances, History history, Duration timeout) {
+	/**
+	 * The cluster's bootstrap admin token: what the planner, responder and faults send.
+	 */
+	private final String adminToken;
+
+	/**
+	 * One worker token per worker id (an incarnation is a new worker), minted when first
+	 * used.
+	 */
+	private final Map<String, String> workerTokens = new ConcurrentHashMap<>();
+
+	Client(List<ServiceInstance> instances, History history, Duration timeout, String adminToken) {
 		this.instances = instances;
 		this.history = history;
 		this.timeout = timeout;
+		this.adminToken = adminToken;
+	}
+
+	/**
+	 * The worker's own token: access control binds a worker token to one worker id, so a
+	 * simulated worker acts only as itself. Minted through whichever instance answers
+	 * (faults may be under way), outside the history: it is set-up, not traffic.
+	 */
+	private String workerToken(String workerId) {
+		return this.workerTokens.computeIfAbsent(workerId, this::mint);
+	}
+
+	private String mint(String workerId) {
+		String body = JSON
+			.writeValueAsString(Map.of("name", "chaos " + workerId, "role", "worker", "workerId", workerId));
+		for (int attempt = 0; attempt < 240; attempt++) {
+			ServiceInstance instance = this.instances.get(attempt % this.instances.size());
+			try {
+				HttpResponse<String> response = this.http
+					.send(HttpRequest.newBuilder(URI.create(instance.base() + "/tokens"))
+						.timeout(this.timeout)
+						.header("Content-Type", "application/json")
+						.header("Authorization", "Bearer " + this.adminToken)
+						.POST(HttpRequest.BodyPublishers.ofString(body))
+						.build(), HttpResponse.BodyHandlers.ofString());
+				if (response.statusCode() == 201) {
+					return JSON.readTree(response.body()).path("token").asString();
+				}
+			}
+			catch (IOException ex) {
+				// That instance is down or restarting: try the next one.
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("interrupted while minting a token for " + workerId, ex);
+			}
+			ServiceInstance.sleep(250);
+		}
+		throw new IllegalStateException("no instance minted a token for " + workerId);
 	}
 
 	int instanceCount() {
@@ -58,6 +109,9 @@ final class Client {
 			.timeout(this.timeout)
 			.header("Accept", "application/json, application/problem+json");
 		call.headers.forEach(request::header);
+		if (this.adminToken != null && !call.headers.containsKey("Authorization")) {
+			request.header("Authorization", "Bearer " + (call.asWorker ? workerToken(call.actor) : this.adminToken));
+		}
 		if (call.body != null) {
 			request.header("Content-Type", "application/json")
 				.method(call.method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(call.body)));
@@ -139,6 +193,9 @@ final class Client {
 
 		final String actor;
 
+		/** Sent with the actor's own worker token rather than the admin token. */
+		boolean asWorker;
+
 		final Op op;
 
 		final String method;
@@ -205,6 +262,11 @@ final class Client {
 
 		Call header(String name, String value) {
 			this.headers.put(name, value);
+			return this;
+		}
+
+		Call asWorker() {
+			this.asWorker = true;
 			return this;
 		}
 
