@@ -217,6 +217,55 @@ class AccessCatalogueTests extends SecuredServiceTest {
 	}
 
 	/**
+	 * Paths that a router might take for a protected endpoint while an access rule takes
+	 * them for an open one or none (dot segments behind an open prefix, encodings, a
+	 * trailing slash, case, matrix parameters, the token in the query string): without a
+	 * token they are refused or rejected, with a worker's token they reach nothing a
+	 * worker may not reach, and nothing is written either way.
+	 */
+	@TestFactory
+	Stream<DynamicTest> pathTricksReachNothingProtected() {
+		Fixtures fixtures = fixtures();
+		Map<String, String> before = EveryTable.fingerprint(this.jdbc);
+		List<String> tricks = List.of("GET /tokens/", "GET //tokens", "GET /TOKENS", "GET /tokens;x=1", "GET /tokens/.",
+				"GET /./tokens", "GET /actuator/health/../../tokens", "GET /actuator/health/%2e%2e/%2e%2e/tokens",
+				"GET /actuator/health/..;/..;/tokens", "GET /actuator/health/%2E%2E/consistency",
+				"GET /actuator/health/../consistency", "GET /v3/api-docs/../../tokens", "GET /swagger-ui/../tokens",
+				"GET /console/../tokens", "GET /console/%2e%2e/tokens", "GET /console/..%2ftokens",
+				"GET /actuator/health%2f..%2f..%2ftokens", "GET /tokens?access_token={adminToken}", "POST /tokens/",
+				"POST /console/../tokens", "POST /actuator/health/../../items", "POST /claims/",
+				"POST /leases/{lease}/complete/", "POST /leases/{lease}/complete;x=1",
+				"POST /leases/{lease}/./complete", "DELETE /tokens/{operatorTokenId}/");
+		List<DynamicTest> tests = new ArrayList<>();
+		for (String trick : tricks) {
+			String method = trick.substring(0, trick.indexOf(' '));
+			String path = trick.substring(trick.indexOf(' ') + 1);
+			String body = switch (method) {
+				case "POST" -> path.startsWith("/leases/") ? "{\"epoch\":{epoch},\"result\":{\"by\":\"intruder\"}}"
+						: path.endsWith("items") ? "{\"title\":\"written by an intruder\"}" : path.startsWith("/claims")
+								? "{\"workerId\":\"{workerA}\"}" : "{\"name\":\"intruder\",\"role\":\"admin\"}";
+				default -> null;
+			};
+			Endpoint endpoint = new Endpoint(method + " " + path, Access.AUTHENTICATED, path, body);
+			tests.add(DynamicTest.dynamicTest(trick + " without a token", () -> {
+				Api.Response response = send(endpoint, null, fixtures);
+				assertThat(response.status()).as(trick + ": " + response).isIn(400, 401);
+				assertThat(response.header("Content-Type")).as(trick).startsWith("application/problem+json");
+				assertNoSecrets(response, fixtures, trick);
+				assertThat(EveryTable.fingerprint(this.jdbc)).as("tables after " + trick).isEqualTo(before);
+			}));
+			tests.add(DynamicTest.dynamicTest(trick + " with another worker's token", () -> {
+				Api.Response response = send(endpoint, fixtures.resolve("Bearer {workerBToken}"), fixtures);
+				assertThat(response.status()).as(trick + ": " + response).isIn(400, 403, 404, 405);
+				assertThat(response.header("Content-Type")).as(trick).startsWith("application/problem+json");
+				assertNoSecrets(response, fixtures, trick);
+				assertThat(EveryTable.fingerprint(this.jdbc)).as("tables after " + trick).isEqualTo(before);
+			}));
+		}
+		return tests.stream();
+	}
+
+	/**
 	 * The samples are real requests: each read is answered for its rightful caller, so a
 	 * refusal above is about who asked, not about what was asked.
 	 */
