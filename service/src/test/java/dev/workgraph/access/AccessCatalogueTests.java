@@ -1,4 +1,4 @@
-package dev.workgraph.security;
+package dev.workgraph.access;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -49,7 +49,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * non-blocking attention request {@code {attention}} on that lease, the operator token's
  * id {@code {operatorTokenId}}, and a well-formed id of nothing, {@code {unknown}}.
  */
-class AccessCatalogueTests extends SecuredServiceTest {
+class AccessCatalogueTests extends HostileTest {
 
 	/** Who may call an endpoint (docs/http-api.md, "Access"). */
 	enum Access {
@@ -327,7 +327,7 @@ class AccessCatalogueTests extends SecuredServiceTest {
 				Assumptions.assumeTrue(served.contains(endpoint.key()), endpoint.key() + " is not served yet");
 				String token = switch (endpoint.access()) {
 					case ITEM_READ, LEASE_READ -> fixtures.workerA().token();
-					case ADMIN -> BOOTSTRAP_TOKEN;
+					case ADMIN -> ADMIN_TOKEN;
 					default -> fixtures.operator().token();
 				};
 				Api.Response response = send(endpoint, "Bearer " + token, fixtures);
@@ -361,8 +361,7 @@ class AccessCatalogueTests extends SecuredServiceTest {
 	}
 
 	private static List<Identity> identities() {
-		String basic = Base64.getEncoder()
-			.encodeToString(("admin:" + BOOTSTRAP_TOKEN).getBytes(StandardCharsets.UTF_8));
+		String basic = Base64.getEncoder().encodeToString(("admin:" + ADMIN_TOKEN).getBytes(StandardCharsets.UTF_8));
 		return List.of(new Identity("no Authorization header", Kind.UNAUTHENTICATED, null),
 				new Identity("Basic credentials with the admin token as password", Kind.UNAUTHENTICATED,
 						"Basic " + basic),
@@ -525,7 +524,7 @@ class AccessCatalogueTests extends SecuredServiceTest {
 		revoke(revokedAdmin);
 		revoke(revokedHolder);
 
-		Caller operatorCaller = as(operator);
+		Api operatorCaller = as(operator);
 		UUID leasedItem = created(operatorCaller.post("/items", Map.of("title", "leased", "priority", 1000)));
 		Api.Response claimed = as(holder).post("/claims", Map.of("workerId", workerA));
 		assertThat(claimed.status()).as(claimed.toString()).isEqualTo(201);
@@ -549,7 +548,7 @@ class AccessCatalogueTests extends SecuredServiceTest {
 		values.put("{workerA}", workerA);
 		values.put("{operatorTokenId}", operator.id());
 		values.put("{unknown}", "01890000-0000-7000-8000-00000000dead");
-		values.put("{adminToken}", BOOTSTRAP_TOKEN);
+		values.put("{adminToken}", ADMIN_TOKEN);
 		values.put("{operatorToken}", operatorToken);
 		values.put("{workerAToken}", holder.token());
 		values.put("{workerBToken}", other.token());
@@ -563,8 +562,8 @@ class AccessCatalogueTests extends SecuredServiceTest {
 		values.put("{alteredOperatorToken}",
 				operatorToken.substring(0, operatorToken.length() - 1) + ((last == 'A') ? 'B' : 'A'));
 		values.put("{truncatedOperatorToken}", operatorToken.substring(0, operatorToken.length() - 1));
-		List<String> secrets = List.of(BOOTSTRAP_TOKEN, operatorToken, holder.token(), other.token(),
-				revokedAdmin.token(), revokedHolder.token());
+		List<String> secrets = List.of(ADMIN_TOKEN, operatorToken, holder.token(), other.token(), revokedAdmin.token(),
+				revokedHolder.token());
 		return new Fixtures(values, secrets, operator, holder);
 	}
 

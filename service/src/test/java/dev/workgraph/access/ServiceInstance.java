@@ -1,4 +1,4 @@
-package dev.workgraph.security;
+package dev.workgraph.access;
 
 import java.util.ArrayList;
 import java.util.List;

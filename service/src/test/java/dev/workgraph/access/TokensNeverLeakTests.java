@@ -1,4 +1,4 @@
-package dev.workgraph.security;
+package dev.workgraph.access;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.workgraph.security.SecuredServiceTest.Issued;
+import dev.workgraph.access.HostileTest.Issued;
 import dev.workgraph.testing.Api;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -54,13 +54,13 @@ class TokensNeverLeakTests {
 			String bootstrap = bootstrapToken(output.toString(), api);
 			assertThat(linesContaining(output.toString(), bootstrap)).as("log lines with the bootstrap token")
 				.hasSize(1);
-			Caller admin = Caller.bearer(api, bootstrap);
+			Api admin = api.as(bootstrap);
 
 			List<Issued> issued = new ArrayList<>();
-			issued.add(SecuredServiceTest.issue(admin, "secrecy-admin", "admin", null));
-			issued.add(SecuredServiceTest.issue(admin, "secrecy-operator", "operator", null));
-			issued.add(SecuredServiceTest.issue(admin, "secrecy-worker", "worker", "secrecy-worker"));
-			issued.add(SecuredServiceTest.issue(admin, "secrecy-intruder", "worker", "secrecy-intruder"));
+			issued.add(HostileTest.issue(admin, "secrecy-admin", "admin", null));
+			issued.add(HostileTest.issue(admin, "secrecy-operator", "operator", null));
+			issued.add(HostileTest.issue(admin, "secrecy-worker", "worker", "secrecy-worker"));
+			issued.add(HostileTest.issue(admin, "secrecy-intruder", "worker", "secrecy-intruder"));
 			Issued otherAdmin = issued.get(0);
 			Issued operator = issued.get(1);
 			Issued worker = issued.get(2);
@@ -70,38 +70,37 @@ class TokensNeverLeakTests {
 			List<Api.Response> answers = new ArrayList<>();
 
 			// Use: an item, claimed, completed; reads by everyone entitled.
-			Api.Response item = Caller.bearer(api, operator.token()).post("/items", Map.of("title", "secret work"));
+			Api.Response item = api.as(operator.token()).post("/items", Map.of("title", "secret work"));
 			assertThat(item.status()).as(item.toString()).isEqualTo(201);
-			Api.Response claim = Caller.bearer(api, worker.token()).post("/claims", Map.of());
+			Api.Response claim = api.as(worker.token()).post("/claims", Map.of());
 			assertThat(claim.status()).as(claim.toString()).isEqualTo(201);
 			String lease = claim.body().path("lease").path("id").asString();
 			long epoch = claim.body().path("lease").path("epoch").asLong();
 			answers.add(item);
 			answers.add(claim);
-			answers.add(Caller.bearer(api, otherAdmin.token()).get("/items"));
-			answers.add(Caller.bearer(api, worker.token()).get("/leases/" + lease));
+			answers.add(api.as(otherAdmin.token()).get("/items"));
+			answers.add(api.as(worker.token()).get("/leases/" + lease));
 
 			// Refused attempts: another worker, altered, cut and misplaced tokens, the
 			// wrong
 			// scheme.
-			answers.add(Caller.bearer(api, intruder.token())
+			answers.add(api.as(intruder.token())
 				.post("/leases/" + lease + "/complete", Map.of("epoch", epoch, "result", Map.of())));
-			answers.add(Caller.bearer(api, intruder.token()).post("/claims", Map.of("workerId", "secrecy-worker")));
-			answers.add(Caller.bearer(api, worker.token()).get("/tokens"));
-			answers.add(Caller.bearer(api, operator.token()).post("/claims", Map.of()));
+			answers.add(api.as(intruder.token()).post("/claims", Map.of("workerId", "secrecy-worker")));
+			answers.add(api.as(worker.token()).get("/tokens"));
+			answers.add(api.as(operator.token()).post("/claims", Map.of()));
 			for (String secret : secrets) {
 				String altered = secret.substring(0, secret.length() - 1)
 						+ ((secret.charAt(secret.length() - 1) == 'A') ? 'B' : 'A');
-				answers.add(Caller.bearer(api, altered).get("/items"));
-				answers.add(Caller.bearer(api, secret.substring(0, secret.length() - 1)).get("/items"));
-				answers.add(Caller.bearer(api, secret + "x").get("/items"));
-				answers.add(Caller.bearer(api, secret + " " + secret).get("/items"));
-				answers.add(new Caller(api, secret).get("/items"));
-				answers.add(
-						new Caller(api,
-								"Basic " + Base64.getEncoder()
-									.encodeToString(("admin:" + secret).getBytes(StandardCharsets.UTF_8)))
-							.get("/items"));
+				answers.add(api.as(altered).get("/items"));
+				answers.add(api.as(secret.substring(0, secret.length() - 1)).get("/items"));
+				answers.add(api.as(secret + "x").get("/items"));
+				answers.add(api.as(secret + " " + secret).get("/items"));
+				answers.add(api.withAuthorization(secret).get("/items"));
+				answers.add(api
+					.withAuthorization("Basic "
+							+ Base64.getEncoder().encodeToString(("admin:" + secret).getBytes(StandardCharsets.UTF_8)))
+					.get("/items"));
 			}
 
 			// Listing, revoking, and using what was revoked.
@@ -116,12 +115,12 @@ class TokensNeverLeakTests {
 					assertThat(listed.raw().body()).as("GET /tokens shows a token's hash").doesNotContain(hash);
 				}
 			}
-			SecuredServiceTest.revoke(admin, intruder);
-			SecuredServiceTest.revoke(admin, otherAdmin);
-			answers.add(Caller.bearer(api, intruder.token()).get("/leases/" + lease));
-			answers.add(Caller.bearer(api, otherAdmin.token()).get("/tokens"));
+			HostileTest.revoke(admin, intruder);
+			HostileTest.revoke(admin, otherAdmin);
+			answers.add(api.as(intruder.token()).get("/leases/" + lease));
+			answers.add(api.as(otherAdmin.token()).get("/tokens"));
 			answers.add(admin.get("/tokens"));
-			answers.add(Caller.bearer(api, worker.token())
+			answers.add(api.as(worker.token())
 				.post("/leases/" + lease + "/complete", Map.of("epoch", epoch, "result", Map.of("done", true))));
 
 			for (Api.Response answer : answers) {
@@ -161,7 +160,7 @@ class TokensNeverLeakTests {
 			if (candidate.contains("/") || candidate.contains(".")) {
 				continue; // paths, class and host names: not what the service generates
 			}
-			if (Caller.bearer(api, candidate).get("/tokens").status() == 200) {
+			if (api.as(candidate).get("/tokens").status() == 200) {
 				working.add(candidate);
 			}
 		}

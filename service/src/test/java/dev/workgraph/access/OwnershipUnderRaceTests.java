@@ -1,4 +1,4 @@
-package dev.workgraph.security;
+package dev.workgraph.access;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the holder's own writes), every holder's write succeeds, and afterwards each item's
  * history holds only its holder's lease and writes.
  */
-class OwnershipUnderRaceTests extends SecuredServiceTest {
+class OwnershipUnderRaceTests extends HostileTest {
 
 	private static final int ITEMS = 60;
 
@@ -36,7 +36,7 @@ class OwnershipUnderRaceTests extends SecuredServiceTest {
 		String queue = "race-" + run;
 		Issued alice = issue("race-alice-" + run, "worker", "race-alice-" + run);
 		Issued bob = issue("race-bob-" + run, "worker", "race-bob-" + run);
-		Caller operator = as(issue("race-operator-" + run, "operator", null));
+		Api operator = as(issue("race-operator-" + run, "operator", null));
 		for (int i = 0; i < ITEMS; i++) {
 			Api.Response created = operator.post("/items", Map.of("title", "race item " + i, "queue", queue));
 			assertThat(created.status()).as(created.toString()).isEqualTo(201);
@@ -84,7 +84,7 @@ class OwnershipUnderRaceTests extends SecuredServiceTest {
 		assertThat(count("select count(*) from work_items where result::text like '%" + MARK + "%'")).isZero();
 	}
 
-	private static List<JsonNode> claimAll(Caller worker, String queue) {
+	private static List<JsonNode> claimAll(Api worker, String queue) {
 		List<JsonNode> claims = new ArrayList<>();
 		while (true) {
 			Api.Response response = worker.post("/claims", Map.of("queues", List.of(queue)));
@@ -97,8 +97,7 @@ class OwnershipUnderRaceTests extends SecuredServiceTest {
 	}
 
 	/** What the holder does with its i-th lease: renew, then one way of ending it. */
-	private static void work(Caller holder, JsonNode claim, int i, String workerId,
-			ConcurrentLinkedQueue<String> wrong) {
+	private static void work(Api holder, JsonNode claim, int i, String workerId, ConcurrentLinkedQueue<String> wrong) {
 		String lease = "/leases/" + leaseId(claim);
 		long epoch = epoch(claim);
 		expect(holder.post(lease + "/renew", Map.of("epoch", epoch, "leaseSeconds", 600)), 200, "holder renews", wrong);
@@ -120,7 +119,7 @@ class OwnershipUnderRaceTests extends SecuredServiceTest {
 
 	}
 
-	private static void attack(Caller attacker, JsonNode claim, String victimId, AtomicInteger attacks,
+	private static void attack(Api attacker, JsonNode claim, String victimId, AtomicInteger attacks,
 			ConcurrentLinkedQueue<String> wrong) {
 		String lease = "/leases/" + leaseId(claim);
 		String item = "/items/" + itemId(claim);

@@ -1,4 +1,4 @@
-package dev.workgraph.security;
+package dev.workgraph.access;
 
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Two instances on one database: a token revoked through one is refused by the other on
  * the very next request, however recently and however often that instance saw it work.
  */
-class RevocationAcrossInstancesTests extends SecuredServiceTest {
+class RevocationAcrossInstancesTests extends HostileTest {
 
 	private static ServiceInstance second;
 
@@ -26,7 +26,7 @@ class RevocationAcrossInstancesTests extends SecuredServiceTest {
 	static void startSecondInstance() {
 		TestDatabase.Coordinates database = TestDatabase.coordinates();
 		second = ServiceInstance.start("second-secured-instance", database.jdbcUrl(), database.username(),
-				database.password(), "--workgraph.security.bootstrap-admin-token=" + BOOTSTRAP_TOKEN);
+				database.password(), "--workgraph.security.bootstrap-admin-token=" + ADMIN_TOKEN);
 	}
 
 	@AfterAll
@@ -42,14 +42,14 @@ class RevocationAcrossInstancesTests extends SecuredServiceTest {
 		for (int round = 0; round < 20; round++) {
 			Api revoking = instances[round % 2];
 			Api other = instances[(round + 1) % 2];
-			Issued token = issue(Caller.bearer(revoking, BOOTSTRAP_TOKEN), "revoked-across-" + round,
+			Issued token = issue(revoking.as(ADMIN_TOKEN), "revoked-across-" + round,
 					(round % 4 < 2) ? "operator" : "admin", null);
 			// Seen working on both, just now and repeatedly, so a cache would hold it.
 			for (int i = 0; i < 5; i++) {
 				assertThat(as(other, token).get("/items").status()).isEqualTo(200);
 				assertThat(as(revoking, token).get("/items").status()).isEqualTo(200);
 			}
-			revoke(Caller.bearer(revoking, BOOTSTRAP_TOKEN), token);
+			revoke(revoking.as(ADMIN_TOKEN), token);
 			Api.Response next = as(other, token).get("/items");
 			assertThat(next.status()).as("round %d, the other instance's next request: %s", round, next).isEqualTo(401);
 			assertThat(next.code()).isEqualTo("unauthenticated");
@@ -60,7 +60,7 @@ class RevocationAcrossInstancesTests extends SecuredServiceTest {
 	@Test
 	void aWorkerTokenRevokedWhileInUseOnTheOtherInstanceIsRefusedFromTheNextRequestOn() {
 		for (int round = 0; round < 5; round++) {
-			Issued token = issue(admin(), "busy-worker-" + round, "worker", "busy-worker-" + round);
+			Issued token = issue(bootstrapAdmin(), "busy-worker-" + round, "worker", "busy-worker-" + round);
 			Api other = second.api();
 			AtomicBoolean stop = new AtomicBoolean();
 			// When the revocation's answer arrived (System.nanoTime), once it has.
