@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import dev.workgraph.access.Caller;
 import dev.workgraph.problem.InvalidRequest;
+import dev.workgraph.support.LogContext;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Valid;
 import org.slf4j.Logger;
@@ -47,6 +48,9 @@ class ClaimController {
 		if (claimed.isEmpty()) {
 			return ResponseEntity.noContent().build();
 		}
+		// Whatever is logged from here on while answering names the lease and item.
+		LogContext.lease(claimed.get().lease().id());
+		LogContext.item(claimed.get().item().id());
 		if (request.waitOrZero() == 0) {
 			return ResponseEntity.status(HttpStatus.CREATED).body(claimed.get());
 		}

@@ -57,6 +57,8 @@ class LeaseCommands {
 
 	private final ContinuityProperties continuity;
 
+	private final LeaseMetrics metrics;
+
 	private final ReadyWaiters waiters;
 
 	/** Null when coalescing is off. */
@@ -64,7 +66,8 @@ class LeaseCommands {
 
 	LeaseCommands(Transactions transactions, Claims claims, Fencing fencing, Readiness readiness,
 			Cancellation cancellation, ItemViews items, LeaseViews leases, LeaseProperties properties,
-			ContinuityProperties continuity, CoalescingProperties coalescing, ReadyWaiters waiters) {
+			ContinuityProperties continuity, CoalescingProperties coalescing, LeaseMetrics metrics,
+			ReadyWaiters waiters) {
 		this.transactions = transactions;
 		this.claims = claims;
 		this.fencing = fencing;
@@ -74,6 +77,7 @@ class LeaseCommands {
 		this.leases = leases;
 		this.properties = properties;
 		this.continuity = continuity;
+		this.metrics = metrics;
 		this.waiters = waiters;
 		this.coalescer = coalescing.enabled() ? new Coalescer<>(this::claimBatch, this::withViews,
 				coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
@@ -92,11 +96,13 @@ class LeaseCommands {
 	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds, int waitSeconds) {
 		int seconds = leaseSeconds(leaseSeconds);
 		QueueFilter filter = QueueFilter.of(queues);
-		if (waitSeconds > 0) {
-			return this.waiters.awaitReady(filter.queues(), Duration.ofSeconds(waitSeconds),
-					() -> claimNow(workerId, filter, seconds));
-		}
-		return claimNow(workerId, filter, seconds);
+		Optional<LeaseAndItem> claimed = (waitSeconds > 0) ? this.waiters.awaitReady(filter.queues(),
+				Duration.ofSeconds(waitSeconds), () -> claimNow(workerId, filter, seconds))
+				: claimNow(workerId, filter, seconds);
+		// Counted once per answer, however many attempts a waiting claim made.
+		claimed.ifPresentOrElse((granted) -> this.metrics.claimGranted(granted.item().queue()),
+				() -> this.metrics.claimEmpty(filter.queues()));
+		return claimed;
 	}
 
 	/**
