@@ -83,6 +83,13 @@ final class ChaosCluster implements AutoCloseable {
 			Map<String, String> properties = new LinkedHashMap<>();
 			properties.put("spring.datasource.url",
 					(cluster.pgBouncer != null) ? cluster.pgBouncer.jdbcUrl(cluster.database) : cluster.directUrl());
+			if (cluster.pgBouncer != null) {
+				// LISTEN needs a session of its own: the long-poll listener goes around
+				// the
+				// pooler (docs/scaling.md). Waiting claims are then woken by it alone.
+				properties.put("workgraph.notifications.url", cluster.directUrl());
+				properties.put("workgraph.notifications.recheck-interval", "10m");
+			}
 			properties.put("spring.datasource.username", "postgres");
 			properties.put("spring.datasource.password", "");
 			properties.put("spring.datasource.hikari.maximum-pool-size", Integer.toString(POOL_SIZE));

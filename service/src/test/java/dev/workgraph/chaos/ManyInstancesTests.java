@@ -1,7 +1,17 @@
 package dev.workgraph.chaos;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import dev.workgraph.chaos.ChaosCluster.Topology;
 import dev.workgraph.chaos.ChaosRun.Result;
@@ -61,6 +71,57 @@ class ManyInstancesTests {
 		});
 		assertThat(result.faults()).hasSize(2);
 		ChaosTests.assertExercised(result);
+	}
+
+	/**
+	 * A claim waiting on each of the four instances ({@code waitSeconds}), then items
+	 * made ready through the load balancer: every waiter is woken by the notification its
+	 * own instance's listener hears on its direct connection (the periodic recheck is ten
+	 * minutes away, the wait 40 s) and gets an item of its own.
+	 */
+	@Test
+	void longPollWaitersOnEveryInstanceAreWoken() throws Exception {
+		cluster.ensureRunning();
+		String queue = "wake-" + System.nanoTime();
+		HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+		List<CompletableFuture<HttpResponse<String>>> waiters = new ArrayList<>();
+		for (ServiceInstance instance : cluster.instances()) {
+			waiters
+				.add(http.sendAsync(
+						post(instance.base() + "/claims", "{\"workerId\":\"waiter-" + instance.name()
+								+ "\",\"queues\":[\"" + queue + "\"],\"waitSeconds\":40}"),
+						HttpResponse.BodyHandlers.ofString()));
+		}
+		// Every claim has found nothing and waits (a claim that came after the items
+		// would not prove a wake-up: below, each answer must come after the creates).
+		Thread.sleep(3_000);
+		assertThat(waiters).noneMatch(CompletableFuture::isDone);
+		long created = System.nanoTime();
+		Set<String> items = new HashSet<>();
+		for (int i = 0; i < cluster.instances().size(); i++) {
+			HttpResponse<String> item = http.send(
+					post(cluster.frontDoor() + "/items", "{\"title\":\"wake " + i + "\",\"queue\":\"" + queue + "\"}"),
+					HttpResponse.BodyHandlers.ofString());
+			assertThat(item.statusCode()).as(item.body()).isEqualTo(201);
+			items.add(Client.JSON.readTree(item.body()).path("id").asString());
+		}
+		Set<String> claimed = new HashSet<>();
+		for (CompletableFuture<HttpResponse<String>> waiter : waiters) {
+			HttpResponse<String> answer = waiter.get(60, TimeUnit.SECONDS);
+			assertThat(answer.statusCode()).as("a waiter's answer: " + answer.body()).isEqualTo(201);
+			claimed.add(Client.JSON.readTree(answer.body()).path("item").path("id").asString());
+		}
+		assertThat(System.nanoTime() - created).as("woken before the wait ran out")
+			.isLessThan(TimeUnit.SECONDS.toNanos(37));
+		assertThat(claimed).isEqualTo(items);
+	}
+
+	private static HttpRequest post(String url, String json) {
+		return HttpRequest.newBuilder(URI.create(url))
+			.header("Content-Type", "application/json")
+			.timeout(Duration.ofSeconds(90))
+			.POST(HttpRequest.BodyPublishers.ofString(json))
+			.build();
 	}
 
 	private static Result run(String name, Duration load, ChaosRun.FaultPlan plan) {
