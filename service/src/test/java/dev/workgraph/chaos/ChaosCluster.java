@@ -101,6 +101,7 @@ final class ChaosCluster implements AutoCloseable {
 			// often.
 			properties.put("workgraph.lease.max-consecutive-expirations", "2");
 			properties.put("spring.main.banner-mode", "off");
+			properties.put("workgraph.security.enabled", "false");
 			for (int i = 0; i < topology.instances(); i++) {
 				Map<String, String> clock = (i % 2 == 1) ? wrongClock() : Map.of();
 				cluster.instances.add(new ServiceInstance("instance-" + i, properties, clock,
