@@ -33,6 +33,12 @@ final class Client {
 
 	private final Duration timeout;
 
+	/**
+	 * Where actors' requests go when the instances stand behind a load balancer: null
+	 * when actors pick an instance themselves.
+	 */
+	private final String frontDoor;
+
 	private final HttpClient http = HttpClient.newBuilder()
 		.version(HttpClient.Version.HTTP_1_1)
 		.connectTimeout(Duration.ofSeconds(2))
@@ -49,11 +55,17 @@ final class Client {
 	 */
 	private final Map<String, String> workerTokens = new ConcurrentHashMap<>();
 
-	Client(List<ServiceInstance> instances, History history, Duration timeout, String adminToken) {
+	/**
+	 * @param adminToken the cluster's bootstrap admin token, null without access control
+	 * @param frontDoor the load balancer's base URL: every request goes there except
+	 * those {@linkplain Call#on(int) addressed to one instance} (probes, audits)
+	 */
+	Client(List<ServiceInstance> instances, History history, Duration timeout, String adminToken, String frontDoor) {
 		this.instances = instances;
 		this.history = history;
 		this.timeout = timeout;
 		this.adminToken = adminToken;
+		this.frontDoor = frontDoor;
 	}
 
 	/**
@@ -105,7 +117,8 @@ final class Client {
 
 	Reply send(Call call) {
 		ServiceInstance instance = this.instances.get(call.instance % this.instances.size());
-		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(instance.base() + call.path))
+		String base = (this.frontDoor != null && !call.addressed) ? this.frontDoor : instance.base();
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + call.path))
 			.timeout(this.timeout)
 			.header("Accept", "application/json, application/problem+json");
 		call.headers.forEach(request::header);
@@ -218,6 +231,9 @@ final class Client {
 
 		int instance;
 
+		/** Must reach this very instance, even behind a load balancer. */
+		boolean addressed;
+
 		private Call(String actor, Op op, String method, String path) {
 			this.actor = actor;
 			this.op = op;
@@ -272,6 +288,16 @@ final class Client {
 
 		Call via(int instance) {
 			this.instance = instance;
+			return this;
+		}
+
+		/**
+		 * To this instance itself, never through a load balancer: probes and audits that
+		 * must ask each instance.
+		 */
+		Call on(int instance) {
+			this.instance = instance;
+			this.addressed = true;
 			return this;
 		}
 
