@@ -3,6 +3,7 @@ package dev.workgraph.problem;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -14,6 +15,13 @@ import org.springframework.http.ResponseEntity;
  * ids involved.
  */
 public final class Problems {
+
+	/**
+	 * The members every problem body has or may have: RFC 9457's own, and this API's
+	 * {@code code} and {@code errors}. No extension member may use one of these names.
+	 */
+	public static final Set<String> RESERVED_MEMBERS = Set.of("type", "title", "status", "detail", "instance", "code",
+			"errors");
 
 	private Problems() {
 	}

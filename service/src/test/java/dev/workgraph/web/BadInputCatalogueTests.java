@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Database;
+import dev.workgraph.testing.ProblemBodies;
 import dev.workgraph.testing.ServiceTest;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -560,6 +561,7 @@ class BadInputCatalogueTests extends ServiceTest {
 		assertThat(response.status()).as(name + ": " + response).isEqualTo(status);
 		assertThat(response.header("Content-Type")).as(name).startsWith("application/problem+json");
 		JsonNode problem = response.body();
+		ProblemBodies.assertWellFormed(response.raw().body(), status, name);
 		assertThat(problem.path("code").asString()).as(name + ": " + response).isEqualTo(code);
 		assertThat(problem.path("status").asInt()).as(name).isEqualTo(status);
 		assertThat(problem.path("type").asString()).as(name).isEqualTo("urn:workgraph:problem:" + code);
