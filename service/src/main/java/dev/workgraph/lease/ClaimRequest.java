@@ -16,5 +16,5 @@ record ClaimRequest(@NotNull @Text(min = 1, max = 200) String workerId,
 		@Size(min = 1, max = 100,
 				message = "must list between 1 and 100 queues") List<@NotNull @Pattern(regexp = QueueNames.PATTERN,
 						message = QueueNames.MESSAGE) String> queues,
-		Integer leaseSeconds) {
+		Long leaseSeconds) {
 }

@@ -87,7 +87,7 @@ class LeaseCommands {
 	 * belong to a claim in flight, which takes one and releases the rest within
 	 * milliseconds.
 	 */
-	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds) {
+	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Long leaseSeconds) {
 		int seconds = leaseSeconds(leaseSeconds);
 		QueueFilter filter = QueueFilter.of(queues);
 		Optional<LeaseAndItem> claimed = claimOnce(workerId, filter, seconds);
@@ -143,7 +143,7 @@ class LeaseCommands {
 		return answers;
 	}
 
-	LeaseView renew(UUID leaseId, long epoch, Integer leaseSeconds) {
+	LeaseView renew(UUID leaseId, long epoch, Long leaseSeconds) {
 		int seconds = leaseSeconds(leaseSeconds);
 		return this.transactions.inTransaction(() -> this.fencing.renew(leaseId, epoch, seconds));
 	}
@@ -202,14 +202,18 @@ class LeaseCommands {
 		return this.items.find(itemId).orElseThrow();
 	}
 
-	private int leaseSeconds(Integer requested) {
+	/**
+	 * A {@code Long} so that any length a client may plausibly send is judged against the
+	 * configured bounds, not refused for not fitting an {@code int}.
+	 */
+	private int leaseSeconds(Long requested) {
 		if (requested == null) {
 			return this.properties.defaultSeconds();
 		}
 		if (requested < 1 || requested > this.properties.maxSeconds()) {
 			throw new InvalidRequest("leaseSeconds", "must be between 1 and " + this.properties.maxSeconds());
 		}
-		return requested;
+		return requested.intValue();
 	}
 
 	/**
