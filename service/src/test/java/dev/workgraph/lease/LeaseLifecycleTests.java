@@ -28,6 +28,30 @@ class LeaseLifecycleTests extends LeaseTestSupport {
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	@Test
+	void metadataResultAndContextComeBackAsCompactJson() {
+		UUID parent = createItem("parent", "metadata", Map.of("branch", "release/1.4", "tags", List.of("a b", "c: d")));
+		createItem("child", "parentId", parent.toString(), "metadata", Map.of("k", List.of(1, 2)));
+		JsonNode claim = claim("compact-worker");
+		assertCreated(this.api.post("/leases/" + leaseId(claim) + "/attention-requests", Map.of("epoch", epoch(claim),
+				"question", "ok?", "blocking", false, "context", Map.of("keys", 12, "note", "a: b"))));
+		assertOk(complete(claim, Map.of("summary", "disk, full", "n", List.of(1, Map.of("x", true)))));
+		String child = this.api.get("/items/" + itemId(claim)).raw().body();
+		assertThat(child).contains("\"metadata\":{\"k\":[1,2]}")
+			.contains("\"result\":{\"n\":[1,{\"x\":true}],\"summary\":\"disk, full\"}")
+			.contains("\"context\":{\"keys\":12,\"note\":\"a: b\"}");
+		String parentView = this.api.get("/items/" + parent).raw().body();
+		assertThat(parentView).contains("\"metadata\":{\"tags\":[\"a b\",\"c: d\"],\"branch\":\"release/1.4\"}")
+			.contains("\"result\":{\"n\":[1,{\"x\":true}],\"summary\":\"disk, full\"}");
+		String inbox = this.api.get("/attention-requests?itemId=" + itemId(claim)).raw().body();
+		assertThat(inbox).contains("\"context\":{\"keys\":12,\"note\":\"a: b\"}");
+		for (String body : List.of(child, parentView, inbox)) {
+			assertThat(body.replace("\"a: b\"", "").replace("\"c: d\"", "").replace("disk, full", ""))
+				.doesNotContain("\": ")
+				.doesNotContain(", ");
+		}
+	}
+
+	@Test
 	void renewExtendsExpiryFromTheDatabaseClock() {
 		createItem("long task");
 		JsonNode claim = claim("worker-1", 60);
