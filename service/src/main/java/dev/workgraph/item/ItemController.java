@@ -1,8 +1,11 @@
 package dev.workgraph.item;
 
 import java.net.URI;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
 
 import dev.workgraph.problem.InvalidRequest;
@@ -32,6 +35,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/items")
 class ItemController {
+
+	private static final String STATUSES = "must be one or more (comma-separated) of blocked, ready, leased, completed, cancelled";
 
 	private final ItemCommands commands;
 
@@ -74,17 +79,24 @@ class ItemController {
 	}
 
 	@GetMapping
-	ItemPage list(@RequestParam(required = false) String status, @RequestParam(required = false) String queue,
+	ItemPage list(@RequestParam(required = false) List<String> status, @RequestParam(required = false) String queue,
 			@RequestParam(required = false) UUID parentId, @RequestParam(required = false) Integer limit,
 			@RequestParam(required = false) String cursor) {
-		ItemStatus statusFilter = null;
+		Set<ItemStatus> statusFilter = null;
 		if (status != null) {
-			try {
-				// Any letter case has always been accepted here.
-				statusFilter = ItemStatus.fromWire(status.toLowerCase(Locale.ROOT));
+			// Several statuses, comma-separated or repeated: status=ready,blocked.
+			statusFilter = EnumSet.noneOf(ItemStatus.class);
+			for (String each : status.stream().flatMap((value) -> Arrays.stream(value.split(",", -1))).toList()) {
+				try {
+					// Any letter case has always been accepted here.
+					statusFilter.add(ItemStatus.fromWire(each.strip().toLowerCase(Locale.ROOT)));
+				}
+				catch (IllegalArgumentException ex) {
+					throw new InvalidRequest("status", STATUSES);
+				}
 			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidRequest("status", "must be one of blocked, ready, leased, completed, cancelled");
+			if (statusFilter.isEmpty()) {
+				throw new InvalidRequest("status", STATUSES);
 			}
 		}
 		if (queue != null && !queue.matches(QueueNames.PATTERN)) {

@@ -244,6 +244,14 @@ class BadInputCatalogueTests extends ServiceTest {
 		rows.add(get("query string not UTF-8", "/items?cursor=%C0%AF", 400, "malformed_request"));
 		rows.add(get("parentId not a UUID", "/items?parentId=nope", 422, "parentId"));
 		rows.add(get("queue filter invalid", "/items?queue=Main", 422, "queue"));
+		rows.add(get("unknown query parameter workerId", "/items?workerId=x", 422, "workerId"));
+		rows.add(get("unknown query parameter sort", "/items?sort=priority", 422, "sort"));
+		rows.add(get("status filter with an unknown value among several", "/items?status=ready,done", 422, "status"));
+		rows.add(post("create with a query parameter", "/items?queue=x", "{\"title\":\"t\"}", 422, "queue"));
+		rows.add(post("claim with a query parameter", "/claims?waitSeconds=5", "{\"workerId\":\"w\"}", 422,
+				"waitSeconds"));
+		rows.add(post("complete with a query parameter", "/leases/{lease}/complete?force=1", "{\"epoch\":{epoch}}", 422,
+				"force"));
 		// GET /items/{id} and /items/{id}/leases
 		rows.add(get("item id not a UUID", "/items/not-a-uuid", 404, "not_found"));
 		rows.add(get("item id is blank", "/items/%20", 404, "not_found"));
