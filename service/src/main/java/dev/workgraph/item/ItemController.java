@@ -127,13 +127,14 @@ class ItemController {
 	}
 
 	@GetMapping("/{id}/leases")
-	LeaseList leases(@PathVariable UUID id) {
-		List<LeaseView> leases = this.leases.ofItem(id);
-		if (leases.isEmpty()) {
+	LeaseList leases(@PathVariable UUID id, @RequestParam(required = false) Integer limit,
+			@RequestParam(required = false) String cursor) {
+		Page<LeaseView> leases = this.leases.ofItem(id, Page.size(limit), cursor);
+		if (leases.entries().isEmpty()) {
 			// 404 for an unknown item; an item never claimed has an empty history.
 			view(id);
 		}
-		return new LeaseList(leases);
+		return new LeaseList(leases.entries(), leases.nextCursor());
 	}
 
 	private ItemView view(UUID id) {
@@ -143,7 +144,7 @@ class ItemController {
 	record ItemPage(List<ItemView> items, String nextCursor) {
 	}
 
-	record LeaseList(List<LeaseView> leases) {
+	record LeaseList(List<LeaseView> leases, String nextCursor) {
 	}
 
 }
