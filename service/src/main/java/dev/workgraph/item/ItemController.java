@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
 
+import dev.workgraph.access.Caller;
+import dev.workgraph.access.Forbidden;
 import dev.workgraph.problem.InvalidRequest;
 import dev.workgraph.input.TextRules;
 import dev.workgraph.model.ItemStatus;
@@ -75,7 +77,9 @@ class ItemController {
 
 	@GetMapping("/{id}")
 	ItemView get(@PathVariable UUID id) {
-		return view(id);
+		ItemView item = view(id);
+		requireWorkerHeld(id);
+		return item;
 	}
 
 	@GetMapping
@@ -134,7 +138,21 @@ class ItemController {
 			// 404 for an unknown item; an item never claimed has an empty history.
 			view(id);
 		}
+		requireWorkerHeld(id);
 		return new LeaseList(leases.entries(), leases.nextCursor());
+	}
+
+	/**
+	 * A worker token reads only the items it holds or held (checked after the 404, so an
+	 * unknown item is still 404).
+	 */
+	private void requireWorkerHeld(UUID id) {
+		Caller.currentWorker().ifPresent((worker) -> {
+			if (!this.leases.heldBy(id, worker)) {
+				throw new Forbidden(
+						"This token acts as worker " + worker + " and may read only items it holds or held");
+			}
+		});
 	}
 
 	private ItemView view(UUID id) {

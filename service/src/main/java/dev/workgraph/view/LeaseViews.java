@@ -38,6 +38,12 @@ public class LeaseViews {
 			"l.item_id = :itemId and l.epoch > :afterEpoch", LeaseRows.ENDED,
 			"h.item_id = :itemId and h.epoch > :afterEpoch") + "order by epoch\nlimit :limit\n";
 
+	/** Whether the worker holds or held a lease on the item. */
+	static final String HELD_BY = """
+			select exists (select 1 from leases where item_id = :itemId and worker_id = :workerId)
+			    or exists (select 1 from lease_history where item_id = :itemId and worker_id = :workerId)
+			""";
+
 	private final JdbcClient jdbc;
 
 	public LeaseViews(JdbcClient jdbc) {
@@ -60,6 +66,14 @@ public class LeaseViews {
 		boolean more = rows.size() > limit;
 		List<LeaseView> page = more ? rows.subList(0, limit) : rows;
 		return new Page<>(page, more ? Cursors.ofEpoch(page.getLast().epoch()) : null);
+	}
+
+	/**
+	 * Whether the worker holds, or once held, a lease on the item: a worker token may
+	 * read those items only.
+	 */
+	public boolean heldBy(UUID itemId, String workerId) {
+		return this.jdbc.sql(HELD_BY).param("itemId", itemId).param("workerId", workerId).query(Boolean.class).single();
 	}
 
 }

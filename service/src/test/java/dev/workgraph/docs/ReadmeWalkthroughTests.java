@@ -31,10 +31,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * is preceded by {@code <!-- not run by ReadmeWalkthroughTests: why -->}; every other
  * {@code sh} block runs.
  */
-@TestPropertySource(properties = "workgraph.security.bootstrap-admin-token=" + ReadmeWalkthroughTests.ADMIN_TOKEN)
+@TestPropertySource(properties = { "workgraph.security.enabled=true",
+		"workgraph.security.bootstrap-admin-token=" + ReadmeWalkthroughTests.ADMIN_TOKEN })
 class ReadmeWalkthroughTests extends ServiceTest {
 
-	static final String ADMIN_TOKEN = "wg-readme-walkthrough-admin-token-0123456789";
+	/**
+	 * The access tests' bootstrap token too, so that both share one service (one Spring
+	 * context).
+	 */
+	static final String ADMIN_TOKEN = "access-tests-bootstrap-admin-token";
 
 	private static final Pattern SKIP = Pattern.compile("<!-- not run by ReadmeWalkthroughTests: (.+?) -->");
 

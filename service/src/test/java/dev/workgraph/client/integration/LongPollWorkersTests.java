@@ -20,7 +20,6 @@ import dev.workgraph.client.worker.Worker;
 import dev.workgraph.testing.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -36,7 +35,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * same item, and the waiting costs about one request per worker, not a request per poll
  * interval.
  */
-@Disabled("Needs long-poll claims (waitSeconds on POST /claims, woken by LISTEN/NOTIFY) on the service")
 class LongPollWorkersTests extends WorkerClientTest {
 
 	private static final int WORKERS = 100;
@@ -51,7 +49,7 @@ class LongPollWorkersTests extends WorkerClientTest {
 				"--spring.datasource.username=" + database.username(),
 				"--spring.datasource.password=" + database.password(),
 				"--spring.datasource.hikari.pool-name=second-instance", "--workgraph.lease.reaper-enabled=false",
-				"--workgraph.lease.vacuum-interval=0s");
+				"--workgraph.lease.vacuum-interval=0s", "--workgraph.security.enabled=false");
 	}
 
 	@AfterAll
