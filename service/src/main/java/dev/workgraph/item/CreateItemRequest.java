@@ -5,16 +5,15 @@ import java.util.UUID;
 
 import dev.workgraph.input.CompactJson;
 import dev.workgraph.input.Text;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import org.hibernate.validator.constraints.Range;
 import tools.jackson.databind.JsonNode;
 
 /** Body of {@code POST /items}. */
 record CreateItemRequest(@NotNull @Text(min = 1, max = 500) String title, @Text(max = 100_000) String description,
-		@Min(-1000) @Max(1000) Integer priority,
+		@Range(min = -1000, max = 1000) Integer priority,
 		@Pattern(regexp = QueueNames.PATTERN, message = QueueNames.MESSAGE) String queue,
 		@CompactJson JsonNode metadata, UUID parentId,
 		@Size(max = 1000, message = "must list at most 1000 items") List<@NotNull UUID> dependsOn) {

@@ -106,8 +106,10 @@ class ItemCommands {
 		UUID id = Uuid7.next();
 		this.creation.insert(locked, parent,
 				List.of(new NewItem(id, NEW_ITEM, request.title(), request.description(),
-						Objects.requireNonNullElse(request.priority(), 0),
-						Objects.requireNonNullElse(request.queue(), QueueNames.DEFAULT),
+						(parent != null) ? parent.childPriority(request.priority())
+								: Objects.requireNonNullElse(request.priority(), 0),
+						(parent != null) ? parent.childQueue(request.queue())
+								: Objects.requireNonNullElse(request.queue(), QueueNames.DEFAULT),
 						Json.objectText(request.metadata()), dependsOn)));
 		return id;
 	}

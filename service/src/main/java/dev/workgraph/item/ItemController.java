@@ -1,8 +1,11 @@
 package dev.workgraph.item;
 
 import java.net.URI;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
 
 import dev.workgraph.access.Caller;
@@ -36,6 +39,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/items")
 class ItemController {
+
+	private static final String STATUSES = "must be one or more (comma-separated) of blocked, ready, leased, completed, cancelled";
 
 	private final ItemCommands commands;
 
@@ -85,17 +90,24 @@ class ItemController {
 	}
 
 	@GetMapping
-	ItemPage list(@RequestParam(required = false) String status, @RequestParam(required = false) String queue,
+	ItemPage list(@RequestParam(required = false) List<String> status, @RequestParam(required = false) String queue,
 			@RequestParam(required = false) UUID parentId, @RequestParam(required = false) Integer limit,
 			@RequestParam(required = false) String cursor) {
-		ItemStatus statusFilter = null;
+		Set<ItemStatus> statusFilter = null;
 		if (status != null) {
-			try {
-				// Any letter case has always been accepted here.
-				statusFilter = ItemStatus.fromWire(status.toLowerCase(Locale.ROOT));
+			// Several statuses, comma-separated or repeated: status=ready,blocked.
+			statusFilter = EnumSet.noneOf(ItemStatus.class);
+			for (String each : status.stream().flatMap((value) -> Arrays.stream(value.split(",", -1))).toList()) {
+				try {
+					// Any letter case has always been accepted here.
+					statusFilter.add(ItemStatus.fromWire(each.strip().toLowerCase(Locale.ROOT)));
+				}
+				catch (IllegalArgumentException ex) {
+					throw new InvalidRequest("status", STATUSES);
+				}
 			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidRequest("status", "must be one of blocked, ready, leased, completed, cancelled");
+			if (statusFilter.isEmpty()) {
+				throw new InvalidRequest("status", STATUSES);
 			}
 		}
 		if (queue != null && !queue.matches(QueueNames.PATTERN)) {
@@ -126,19 +138,15 @@ class ItemController {
 	}
 
 	@GetMapping("/{id}/leases")
-	LeaseList leases(@PathVariable UUID id) {
-		List<LeaseView> leases = this.leases.ofItem(id);
-		if (leases.isEmpty()) {
+	LeaseList leases(@PathVariable UUID id, @RequestParam(required = false) Integer limit,
+			@RequestParam(required = false) String cursor) {
+		Page<LeaseView> leases = this.leases.ofItem(id, Page.size(limit), cursor);
+		if (leases.entries().isEmpty()) {
 			// 404 for an unknown item; an item never claimed has an empty history.
 			view(id);
 		}
-		Caller.currentWorker().ifPresent((worker) -> {
-			if (leases.stream().noneMatch((lease) -> lease.workerId().equals(worker))) {
-				throw new Forbidden(
-						"This token acts as worker " + worker + " and may read only items it holds or held");
-			}
-		});
-		return new LeaseList(leases);
+		requireWorkerHeld(id);
+		return new LeaseList(leases.entries(), leases.nextCursor());
 	}
 
 	/**
@@ -161,7 +169,7 @@ class ItemController {
 	record ItemPage(List<ItemView> items, String nextCursor) {
 	}
 
-	record LeaseList(List<LeaseView> leases) {
+	record LeaseList(List<LeaseView> leases, String nextCursor) {
 	}
 
 }

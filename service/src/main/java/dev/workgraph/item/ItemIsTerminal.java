@@ -10,7 +10,8 @@ class ItemIsTerminal extends RequestRejected {
 
 	ItemIsTerminal(UUID itemId, String status) {
 		super(ProblemCode.ITEM_TERMINAL, "Item " + itemId + " is " + status + " and can no longer change");
-		with("itemId", itemId).with("status", status);
+		// "status" is the HTTP status in a problem (RFC 9457); the item's is itemStatus.
+		with("itemId", itemId).with("itemStatus", status);
 	}
 
 }

@@ -27,6 +27,20 @@ public record LockedItem(UUID id, ItemStatus status, UUID parentId, long epoch, 
 				rs.getString("queue"), rs.getInt("unmet_dependencies"), rs.getInt("open_children"));
 	}
 
+	/**
+	 * The priority of a new child of this item: the one it names, else this item's. Both
+	 * ways of adding children ({@code POST /items} with a {@code parentId}, decompose)
+	 * inherit alike.
+	 */
+	public int childPriority(Integer given) {
+		return (given != null) ? given : this.priority;
+	}
+
+	/** The queue of a new child of this item: the one it names, else this item's. */
+	public String childQueue(String given) {
+		return (given != null) ? given : this.queue;
+	}
+
 	public boolean isTerminal() {
 		return this.status.isTerminal();
 	}

@@ -68,6 +68,7 @@ class ReadyNotificationListener implements SmartLifecycle {
 
 	@Override
 	public void start() {
+		this.waiters.resumeWaiting();
 		this.running = true;
 		this.thread = Thread.ofPlatform().name("ready-listener").daemon().start(this::listenUntilStopped);
 	}

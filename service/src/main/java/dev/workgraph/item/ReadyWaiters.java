@@ -121,6 +121,21 @@ public class ReadyWaiters {
 		}
 	}
 
+	/**
+	 * Lets requests wait again: the listener started again after a stop (a paused and
+	 * resumed application context, as the test framework does with the contexts it
+	 * caches).
+	 */
+	void resumeWaiting() {
+		this.lock.lock();
+		try {
+			this.stopped = false;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
 	/** How many requests are waiting on this instance. */
 	public int waiting() {
 		this.lock.lock();

@@ -5,11 +5,10 @@ import java.util.List;
 import dev.workgraph.item.QueueNames;
 import dev.workgraph.input.CompactJson;
 import dev.workgraph.input.Text;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
+import org.hibernate.validator.constraints.Range;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -17,7 +16,7 @@ import tools.jackson.databind.JsonNode;
  * existing item ids; {@code priority} and {@code queue} default to the parent's.
  */
 record ChildSpec(@NotNull @Text(min = 1, max = 100) String key, @NotNull @Text(min = 1, max = 500) String title,
-		@Text(max = 100_000) String description, @Min(-1000) @Max(1000) Integer priority,
+		@Text(max = 100_000) String description, @Range(min = -1000, max = 1000) Integer priority,
 		@Pattern(regexp = QueueNames.PATTERN, message = QueueNames.MESSAGE) String queue,
 		@CompactJson JsonNode metadata,
 		@Size(max = 1000, message = "must list at most 1000 dependencies") List<@NotNull @Text(min = 1,

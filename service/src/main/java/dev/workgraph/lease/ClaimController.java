@@ -1,6 +1,7 @@
 package dev.workgraph.lease;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -13,6 +14,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -32,14 +35,23 @@ class ClaimController {
 
 	private final JsonMapper json;
 
-	ClaimController(LeaseCommands leases, JsonMapper json) {
+	/**
+	 * Said with every 204 (Retry-After, whole seconds): when an empty claim is worth
+	 * repeating. Items become ready at any moment, so it is short; it keeps idle workers
+	 * from spinning on empty claims without making them slow to notice new work.
+	 */
+	private final String emptyRetryAfter;
+
+	ClaimController(LeaseCommands leases, JsonMapper json,
+			@Value("${workgraph.claims.empty-retry-after:1s}") Duration emptyRetryAfter) {
 		this.leases = leases;
 		this.json = json;
+		this.emptyRetryAfter = Long.toString(Math.max(1, emptyRetryAfter.toSeconds()));
 	}
 
 	/**
-	 * 201 with the lease and the full item, or 204 when nothing is ready (after waiting
-	 * up to {@code waitSeconds}).
+	 * 201 with the lease and the full item, or 204 with Retry-After when nothing is ready
+	 * (after waiting up to {@code waitSeconds}).
 	 */
 	@PostMapping("/claims")
 	ResponseEntity<LeaseCommands.LeaseAndItem> claim(@Valid @RequestBody ClaimRequest request,
@@ -47,7 +59,7 @@ class ClaimController {
 		Optional<LeaseCommands.LeaseAndItem> claimed = this.leases.claim(claimant(request.workerId()), request.queues(),
 				request.leaseSeconds(), request.waitOrZero());
 		if (claimed.isEmpty()) {
-			return ResponseEntity.noContent().build();
+			return ResponseEntity.noContent().header(HttpHeaders.RETRY_AFTER, this.emptyRetryAfter).build();
 		}
 		// Whatever is logged from here on while answering names the lease and item.
 		LogContext.lease(claimed.get().lease().id());
@@ -124,7 +136,7 @@ class ClaimController {
 		List<LeaseCommands.LeaseAndItem> claimed = this.leases.claimBatch(claimant(request.workerId()),
 				request.queues(), request.leaseSeconds(), request.limit(), wait);
 		if (claimed.isEmpty()) {
-			return ResponseEntity.noContent().build();
+			return ResponseEntity.noContent().header(HttpHeaders.RETRY_AFTER, this.emptyRetryAfter).build();
 		}
 		if (wait == 0) {
 			return ResponseEntity.status(HttpStatus.CREATED).body(new BatchClaimResponse(claimed));

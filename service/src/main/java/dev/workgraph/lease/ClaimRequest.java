@@ -21,7 +21,7 @@ record ClaimRequest(@Text(min = 1, max = 200) String workerId,
 		@Size(min = 1, max = 100,
 				message = "must list between 1 and 100 queues") List<@NotNull @Pattern(regexp = QueueNames.PATTERN,
 						message = QueueNames.MESSAGE) String> queues,
-		Integer leaseSeconds, @Min(value = 0, message = WAIT_SECONDS_BOUNDS) @Max(value = 60,
+		Long leaseSeconds, @Min(value = 0, message = WAIT_SECONDS_BOUNDS) @Max(value = 60,
 				message = WAIT_SECONDS_BOUNDS) Integer waitSeconds) {
 
 	static final String WAIT_SECONDS_BOUNDS = "must be between 0 and 60";

@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 
@@ -197,9 +196,8 @@ class Decomposition {
 							: target.itemId())
 					.toList();
 				items.add(new NewItem(this.ids.get(child.key()), child.key(), child.title(), child.description(),
-						Objects.requireNonNullElse(child.priority(), parent.priority()),
-						Objects.requireNonNullElse(child.queue(), parent.queue()), Json.objectText(child.metadata()),
-						dependsOn));
+						parent.childPriority(child.priority()), parent.childQueue(child.queue()),
+						Json.objectText(child.metadata()), dependsOn));
 			}
 			return items;
 		}

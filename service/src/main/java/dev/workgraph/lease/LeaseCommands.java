@@ -100,7 +100,7 @@ class LeaseCommands {
 	}
 
 	/** The claim without waiting: 204 when nothing is ready. */
-	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds) {
+	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Long leaseSeconds) {
 		return claim(workerId, queues, leaseSeconds, 0);
 	}
 
@@ -109,7 +109,7 @@ class LeaseCommands {
 	 * is (docs/adr/0008). The wait holds no database connection; the waiters of the same
 	 * queues claim in arrival order.
 	 */
-	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds, int waitSeconds) {
+	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Long leaseSeconds, int waitSeconds) {
 		int seconds = leaseSeconds(leaseSeconds);
 		QueueFilter filter = QueueFilter.of(queues);
 		Optional<LeaseAndItem> claimed = (waitSeconds > 0) ? this.waiters.awaitReady(filter.queues(),
@@ -150,7 +150,7 @@ class LeaseCommands {
 	 * statements); empty only when nothing is ready, as {@link #claim}, after waiting up
 	 * to {@code waitSeconds} among the single claims' waiters of the same queues.
 	 */
-	List<LeaseAndItem> claimBatch(String workerId, List<String> queues, Integer leaseSeconds, int limit,
+	List<LeaseAndItem> claimBatch(String workerId, List<String> queues, Long leaseSeconds, int limit,
 			int waitSeconds) {
 		int seconds = leaseSeconds(leaseSeconds);
 		QueueFilter filter = QueueFilter.of(queues);
@@ -229,7 +229,7 @@ class LeaseCommands {
 	 * Renewals concurrent with this one are committed together (group commit,
 	 * docs/adr/0009), each fenced on its own.
 	 */
-	LeaseView renew(UUID leaseId, long epoch, Integer leaseSeconds) {
+	LeaseView renew(UUID leaseId, long epoch, Long leaseSeconds) {
 		LeaseEndings.Renewing request = new LeaseEndings.Renewing(leaseId, epoch, leaseSeconds(leaseSeconds));
 		if (this.renewals == null) {
 			return this.endings.renew(request);
@@ -306,14 +306,18 @@ class LeaseCommands {
 		return this.items.find(itemId).orElseThrow();
 	}
 
-	private int leaseSeconds(Integer requested) {
+	/**
+	 * A {@code Long} so that any length a client may plausibly send is judged against the
+	 * configured bounds, not refused for not fitting an {@code int}.
+	 */
+	private int leaseSeconds(Long requested) {
 		if (requested == null) {
 			return this.properties.defaultSeconds();
 		}
 		if (requested < 1 || requested > this.properties.maxSeconds()) {
 			throw new InvalidRequest("leaseSeconds", "must be between 1 and " + this.properties.maxSeconds());
 		}
-		return requested;
+		return requested.intValue();
 	}
 
 	/**

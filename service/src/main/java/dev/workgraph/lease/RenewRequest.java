@@ -6,5 +6,5 @@ import jakarta.validation.constraints.NotNull;
  * Body of {@code POST /leases/{id}/renew}: the lease's epoch and, optionally, a new
  * length.
  */
-record RenewRequest(@NotNull Long epoch, Integer leaseSeconds) {
+record RenewRequest(@NotNull Long epoch, Long leaseSeconds) {
 }

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import org.hibernate.validator.constraints.Range;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.TokenStreamContext;
@@ -56,7 +57,8 @@ public final class JsonProblems {
 		String field = fieldPath(ex);
 		return switch (ex) {
 			case UnrecognizedPropertyException unknown -> new InvalidRequest(field, "is not a known field");
-			case InputCoercionException outOfRange -> new InvalidRequest(field, "is out of range");
+			case InputCoercionException outOfRange ->
+				new InvalidRequest(field, outOfRange(ex, outOfRange.getTargetType()));
 			case MismatchedInputException mismatch ->
 				new InvalidRequest(field.isEmpty() ? "body" : field, expectation(mismatch.getTargetType()));
 			case StreamConstraintsException limit -> malformed(beyondLimit(null));
@@ -138,6 +140,44 @@ public final class JsonProblems {
 			}
 		}
 		return path.toString();
+	}
+
+	/**
+	 * A number too large for its field's type, said with the field's bounds: those of its
+	 * {@code @Range} when it has one, else those of the type.
+	 */
+	private static String outOfRange(JacksonException ex, Class<?> type) {
+		Range range = declaredRange(ex);
+		if (range != null) {
+			return "must be between %d and %d".formatted(range.min(), range.max());
+		}
+		if (type == Integer.class || type == int.class) {
+			return "must be between %d and %d".formatted(Integer.MIN_VALUE, Integer.MAX_VALUE);
+		}
+		if (type == Long.class || type == long.class) {
+			return "must be between %d and %d".formatted(Long.MIN_VALUE, Long.MAX_VALUE);
+		}
+		return "is out of range";
+	}
+
+	/** The {@code @Range} of the field the failing value was meant for, if any. */
+	private static Range declaredRange(JacksonException ex) {
+		List<JacksonException.Reference> path = ex.getPath();
+		if (path.isEmpty() || path.getLast().getPropertyName() == null) {
+			return null;
+		}
+		JacksonException.Reference last = path.getLast();
+		Object from = last.from();
+		Class<?> owner = (from instanceof Class<?> type) ? type : (from != null) ? from.getClass() : null;
+		if (owner == null) {
+			return null;
+		}
+		try {
+			return owner.getDeclaredField(last.getPropertyName()).getAnnotation(Range.class);
+		}
+		catch (NoSuchFieldException notAField) {
+			return null;
+		}
 	}
 
 	private static String expectation(Class<?> type) {

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +23,13 @@ import org.springframework.http.ResponseEntity;
 public final class Problems {
 
 	private static final Logger log = LoggerFactory.getLogger(Problems.class);
+
+	/**
+	 * The members every problem body has or may have: RFC 9457's own, and this API's
+	 * {@code code} and {@code errors}. No extension member may use one of these names.
+	 */
+	public static final Set<String> RESERVED_MEMBERS = Set.of("type", "title", "status", "detail", "instance", "code",
+			"errors");
 
 	private Problems() {
 	}

@@ -21,7 +21,17 @@ public class RequestRejected extends RuntimeException {
 		this.code = code;
 	}
 
+	/**
+	 * Adds an extension member naming an id or a value involved.
+	 * @throws IllegalArgumentException if the name is one of the problem's own members
+	 * (RFC 9457's {@code type}, {@code title}, {@code status}, {@code detail},
+	 * {@code instance}, or {@code code} and {@code errors}) or already added: the JSON
+	 * would carry the key twice, and every parser keeps only one of them
+	 */
 	public RequestRejected with(String name, Object value) {
+		if (Problems.RESERVED_MEMBERS.contains(name) || this.properties.containsKey(name)) {
+			throw new IllegalArgumentException("Problem member '" + name + "' would repeat a key");
+		}
 		this.properties.put(name, value);
 		return this;
 	}

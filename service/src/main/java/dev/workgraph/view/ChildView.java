@@ -2,12 +2,13 @@ package dev.workgraph.view;
 
 import java.util.UUID;
 
-import com.fasterxml.jackson.annotation.JsonRawValue;
 import dev.workgraph.model.ItemStatus;
+import tools.jackson.databind.annotation.JsonSerialize;
 
 /**
  * A direct child, with its result once completed, so the parent's next claimant can use
  * it.
  */
-public record ChildView(UUID id, String title, ItemStatus status, @JsonRawValue String result) {
+public record ChildView(UUID id, String title, ItemStatus status,
+		@JsonSerialize(using = JsonbText.class) String result) {
 }

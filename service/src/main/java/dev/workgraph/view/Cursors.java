@@ -30,6 +30,24 @@ final class Cursors {
 		}
 	}
 
+	/** A cursor for an item's leases, ordered by epoch. */
+	static String ofEpoch(long epoch) {
+		return encode("epoch:" + epoch);
+	}
+
+	static long toEpoch(String cursor) {
+		try {
+			String key = decode(cursor);
+			if (!key.startsWith("epoch:")) {
+				throw notACursor();
+			}
+			return Long.parseLong(key.substring("epoch:".length()));
+		}
+		catch (IllegalArgumentException ex) {
+			throw notACursor();
+		}
+	}
+
 	/**
 	 * A cursor for lists ordered by a timestamp, newest first, with the id breaking ties.
 	 */

@@ -4,10 +4,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
-import com.fasterxml.jackson.annotation.JsonRawValue;
 import dev.workgraph.model.Blockers;
 import dev.workgraph.model.ItemStatus;
 import dev.workgraph.model.LeaseView;
+import tools.jackson.databind.annotation.JsonSerialize;
 
 /**
  * An item as every endpoint shows it: its fields, why it is blocked, what it depends on,
@@ -17,8 +17,9 @@ import dev.workgraph.model.LeaseView;
  * an item that is not cancelled.
  */
 public record ItemView(UUID id, String title, String description, int priority, String queue,
-		@JsonRawValue String metadata, UUID parentId, @JsonRawValue String result, long epoch, ItemStatus status,
-		Instant createdAt, Instant updatedAt, Instant readySince, Instant closedAt, String cancelReason,
-		String createdBy, String cancelledBy, Blockers blockers, List<DependencyView> dependsOn,
-		List<ChildView> children, LeaseView lease, List<AttentionRequestView> attentionRequests) {
+		@JsonSerialize(using = JsonbText.class) String metadata, UUID parentId,
+		@JsonSerialize(using = JsonbText.class) String result, long epoch, ItemStatus status, Instant createdAt,
+		Instant updatedAt, Instant readySince, Instant closedAt, String cancelReason, String createdBy,
+		String cancelledBy, Blockers blockers, List<DependencyView> dependsOn, List<ChildView> children,
+		LeaseView lease, List<AttentionRequestView> attentionRequests) {
 }

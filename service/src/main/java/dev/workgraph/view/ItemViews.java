@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 import dev.workgraph.model.ItemRow;
@@ -143,9 +144,9 @@ public class ItemViews {
 	public Page<ItemView> list(ItemFilter filter, int limit, String cursor) {
 		StringBuilder sql = new StringBuilder("select * from work_items where true");
 		Map<String, Object> params = new LinkedHashMap<>();
-		if (filter.status() != null) {
-			sql.append(" and status = :status");
-			params.put("status", filter.status().wire());
+		if (filter.statuses() != null) {
+			sql.append(" and status = any(:statuses::text[])");
+			params.put("statuses", SqlArrays.texts(filter.statuses().stream().map(ItemStatus::wire).toList()));
 		}
 		if (filter.queue() != null) {
 			sql.append(" and queue = :queue");
@@ -176,7 +177,7 @@ public class ItemViews {
 	}
 
 	/** Which items to list; every field is optional. */
-	public record ItemFilter(ItemStatus status, String queue, UUID parentId) {
+	public record ItemFilter(Set<ItemStatus> statuses, String queue, UUID parentId) {
 	}
 
 	/** What an item view shows besides the item's own row. */

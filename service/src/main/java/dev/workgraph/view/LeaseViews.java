@@ -30,8 +30,13 @@ public class LeaseViews {
 	static final String LEASE_BY_ID = ACTIVE_AND_ENDED.formatted(LeaseRows.ACTIVE, "l.id = :id", LeaseRows.ENDED,
 			"h.lease_id = :id");
 
-	static final String LEASES_OF_ITEM = ACTIVE_AND_ENDED.formatted(LeaseRows.ACTIVE, "l.item_id = :itemId",
-			LeaseRows.ENDED, "h.item_id = :itemId") + "order by epoch\n";
+	/**
+	 * A page of an item's leases, oldest first: epochs of an item are unique and
+	 * increasing, so the epoch is the key (every epoch is at least 1).
+	 */
+	static final String LEASES_OF_ITEM = ACTIVE_AND_ENDED.formatted(LeaseRows.ACTIVE,
+			"l.item_id = :itemId and l.epoch > :afterEpoch", LeaseRows.ENDED,
+			"h.item_id = :itemId and h.epoch > :afterEpoch") + "order by epoch\nlimit :limit\n";
 
 	/** Whether the worker holds or held a lease on the item. */
 	static final String HELD_BY = """
@@ -49,8 +54,18 @@ public class LeaseViews {
 		return this.jdbc.sql(LEASE_BY_ID).param("id", leaseId).query(LeaseRows::map).optional();
 	}
 
-	public List<LeaseView> ofItem(UUID itemId) {
-		return this.jdbc.sql(LEASES_OF_ITEM).param("itemId", itemId).query(LeaseRows::map).list();
+	/** The item's leases, active and ended, by epoch, from after the cursor's. */
+	public Page<LeaseView> ofItem(UUID itemId, int limit, String cursor) {
+		long afterEpoch = (cursor != null) ? Cursors.toEpoch(cursor) : 0;
+		List<LeaseView> rows = this.jdbc.sql(LEASES_OF_ITEM)
+			.param("itemId", itemId)
+			.param("afterEpoch", afterEpoch)
+			.param("limit", limit + 1)
+			.query(LeaseRows::map)
+			.list();
+		boolean more = rows.size() > limit;
+		List<LeaseView> page = more ? rows.subList(0, limit) : rows;
+		return new Page<>(page, more ? Cursors.ofEpoch(page.getLast().epoch()) : null);
 	}
 
 	/**

@@ -83,6 +83,42 @@ class ItemCreationTests extends GraphTest {
 	}
 
 	@Test
+	void childrenInheritTheParentsQueueAndPriorityUnlessTheyNameTheirOwn() {
+		UUID parent = createItem("release", "queue", "releases", "priority", 10);
+		JsonNode inherits = item(createItem("build", "parentId", parent.toString()));
+		assertThat(inherits.path("queue").asString()).isEqualTo("releases");
+		assertThat(inherits.path("priority").asInt()).isEqualTo(10);
+		JsonNode grandchild = item(createItem("compile", "parentId", inherits.path("id").asString()));
+		assertThat(grandchild.path("queue").asString()).isEqualTo("releases");
+		assertThat(grandchild.path("priority").asInt()).isEqualTo(10);
+		JsonNode own = item(createItem("deploy", "parentId", parent.toString(), "queue", "ops", "priority", -3));
+		assertThat(own.path("queue").asString()).isEqualTo("ops");
+		assertThat(own.path("priority").asInt()).isEqualTo(-3);
+		JsonNode zero = item(createItem("notes", "parentId", parent.toString(), "priority", 0));
+		assertThat(zero.path("queue").asString()).isEqualTo("releases");
+		assertThat(zero.path("priority").asInt()).as("a priority given as 0 is given").isZero();
+		JsonNode root = item(createItem("unrelated"));
+		assertThat(root.path("queue").asString()).isEqualTo("default");
+		assertThat(root.path("priority").asInt()).isZero();
+	}
+
+	@Test
+	void aChildAddedByPostInheritsAsADecomposedChildDoes() {
+		UUID parent = createItem("plan", "queue", "planning", "priority", 7);
+		UUID posted = createItem("posted", "parentId", parent.toString());
+		JsonNode claim = claim(Map.of("workerId", "planner", "queues", List.of("planning")));
+		assertThat(itemId(claim)).as("the child is claimed first; the parent waits for it").isEqualTo(posted);
+		Api.Response decomposed = this.api.post("/leases/" + leaseId(claim) + "/decompose",
+				Map.of("epoch", epoch(claim), "children", List.of(Map.of("key", "a", "title", "decomposed"))));
+		assertThat(decomposed.status()).as(decomposed.toString()).isEqualTo(201);
+		JsonNode postedView = item(posted);
+		JsonNode grandchild = decomposed.body().path("children").get(0);
+		assertThat(grandchild.path("queue").asString()).isEqualTo(postedView.path("queue").asString())
+			.isEqualTo("planning");
+		assertThat(grandchild.path("priority").asInt()).isEqualTo(postedView.path("priority").asInt()).isEqualTo(7);
+	}
+
+	@Test
 	void childrenShowTheirResultsOnceCompleted() {
 		UUID parent = createItem("parent");
 		UUID child = createItem("child", "parentId", parent.toString(), "queue", "child");

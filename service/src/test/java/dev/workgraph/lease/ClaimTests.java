@@ -71,6 +71,18 @@ class ClaimTests extends LeaseTestSupport {
 	}
 
 	@Test
+	void anEmptyClaimSaysWhenToComeBack() {
+		Api.Response empty = this.api.post("/claims", Map.of("workerId", "idle"));
+		assertThat(empty.status()).isEqualTo(204);
+		assertThat(empty.raw().body()).isEmpty();
+		assertThat(empty.header("Retry-After")).isEqualTo("1");
+		createItem("work");
+		Api.Response granted = this.api.post("/claims", Map.of("workerId", "idle"));
+		assertThat(granted.status()).isEqualTo(201);
+		assertThat(granted.header("Retry-After")).isNull();
+	}
+
+	@Test
 	void highestPriorityIsClaimedFirstThenTheLongestReady() {
 		UUID lowOld = createItem("low, oldest", "priority", -5);
 		UUID normalOld = createItem("normal, older");

@@ -28,6 +28,67 @@ class LeaseLifecycleTests extends LeaseTestSupport {
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	@Test
+	void metadataResultAndContextComeBackAsCompactJson() {
+		UUID parent = createItem("parent", "metadata", Map.of("branch", "release/1.4", "tags", List.of("a b", "c: d")));
+		createItem("child", "parentId", parent.toString(), "metadata", Map.of("k", List.of(1, 2)));
+		JsonNode claim = claim("compact-worker");
+		assertCreated(this.api.post("/leases/" + leaseId(claim) + "/attention-requests", Map.of("epoch", epoch(claim),
+				"question", "ok?", "blocking", false, "context", Map.of("keys", 12, "note", "a: b"))));
+		assertOk(complete(claim, Map.of("summary", "disk, full", "n", List.of(1, Map.of("x", true)))));
+		String child = this.api.get("/items/" + itemId(claim)).raw().body();
+		assertThat(child).contains("\"metadata\":{\"k\":[1,2]}")
+			.contains("\"result\":{\"n\":[1,{\"x\":true}],\"summary\":\"disk, full\"}")
+			.contains("\"context\":{\"keys\":12,\"note\":\"a: b\"}");
+		String parentView = this.api.get("/items/" + parent).raw().body();
+		assertThat(parentView).contains("\"metadata\":{\"tags\":[\"a b\",\"c: d\"],\"branch\":\"release/1.4\"}")
+			.contains("\"result\":{\"n\":[1,{\"x\":true}],\"summary\":\"disk, full\"}");
+		String inbox = this.api.get("/attention-requests?itemId=" + itemId(claim)).raw().body();
+		assertThat(inbox).contains("\"context\":{\"keys\":12,\"note\":\"a: b\"}");
+		for (String body : List.of(child, parentView, inbox)) {
+			assertThat(body.replace("\"a: b\"", "").replace("\"c: d\"", "").replace("disk, full", ""))
+				.doesNotContain("\": ")
+				.doesNotContain(", ");
+		}
+	}
+
+	@Test
+	void anItemsLeasesComeInPagesOldestFirst() {
+		UUID id = createItem("claimed again and again");
+		for (int i = 0; i < 6; i++) {
+			assertOk(release(claim("pager-" + i)));
+		}
+		JsonNode active = claim("pager-last");
+		List<Long> epochs = new java.util.ArrayList<>();
+		String cursor = null;
+		int pages = 0;
+		do {
+			Api.Response page = this.api
+				.get("/items/" + id + "/leases?limit=3" + ((cursor != null) ? "&cursor=" + cursor : ""));
+			assertOk(page);
+			assertThat(page.body().path("leases").size()).isBetween(1, 3);
+			page.body().path("leases").forEach((lease) -> epochs.add(lease.path("epoch").asLong()));
+			cursor = page.body().path("nextCursor").asString(null);
+			pages++;
+		}
+		while (cursor != null);
+		assertThat(pages).isEqualTo(3);
+		assertThat(epochs).containsExactly(1L, 2L, 3L, 4L, 5L, 6L, 7L);
+		Api.Response all = this.api.get("/items/" + id + "/leases");
+		assertThat(all.body().path("leases").size()).isEqualTo(7);
+		assertThat(all.body().has("nextCursor")).isTrue();
+		assertThat(all.body().path("nextCursor").isNull()).isTrue();
+		assertThat(all.body().path("leases").get(6).path("id").asString()).isEqualTo(leaseId(active).toString());
+		Api.Response exact = this.api.get("/items/" + id + "/leases?limit=7");
+		assertThat(exact.body().path("nextCursor").isNull()).as("no further page when the last one is full").isTrue();
+		assertProblem(this.api.get("/items/" + id + "/leases?limit=0"), 422, "validation_failed");
+		assertProblem(this.api.get("/items/" + id + "/leases?limit=501"), 422, "validation_failed");
+		assertProblem(this.api.get("/items/" + id + "/leases?cursor=bm9wZQ"), 422, "validation_failed");
+		createItem("another, so that the item list has a second page");
+		String itemCursor = this.api.get("/items?limit=1").body().path("nextCursor").asString();
+		assertProblem(this.api.get("/items/" + id + "/leases?cursor=" + itemCursor), 422, "validation_failed");
+	}
+
+	@Test
 	void renewExtendsExpiryFromTheDatabaseClock() {
 		createItem("long task");
 		JsonNode claim = claim("worker-1", 60);

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 
+import org.hibernate.validator.constraints.Range;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
@@ -34,7 +35,8 @@ class JsonProblemsTests {
 		.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
 		.build();
 
-	record Request(String title, Integer priority, UUID parentId, List<UUID> dependsOn, Child child) {
+	record Request(String title, @Range(min = -1000, max = 1000) Integer priority, Long epoch, Integer count,
+			UUID parentId, List<UUID> dependsOn, Child child) {
 	}
 
 	record Child(boolean blocking) {
@@ -81,7 +83,10 @@ class JsonProblemsTests {
 	@Test
 	void theWrongShapeNamesTheFieldAndWhatItMustBe() {
 		assertInvalid(binding("{\"nope\":1}"), "nope", "is not a known field");
-		assertInvalid(binding("{\"priority\":99999999999}"), "priority", "is out of range");
+		assertInvalid(binding("{\"priority\":99999999999}"), "priority", "must be between -1000 and 1000");
+		assertInvalid(binding("{\"count\":99999999999}"), "count", "must be between -2147483648 and 2147483647");
+		assertInvalid(binding("{\"epoch\":99999999999999999999}"), "epoch",
+				"must be between -9223372036854775808 and 9223372036854775807");
 		assertInvalid(binding("{\"priority\":1.5}"), "priority", "must be an integer");
 		assertInvalid(binding("{\"title\":{}}"), "title", "must be a string");
 		assertInvalid(binding("{\"parentId\":\"x\"}"), "parentId", "must be a UUID");

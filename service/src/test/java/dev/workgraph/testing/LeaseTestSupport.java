@@ -171,6 +171,7 @@ public abstract class LeaseTestSupport extends ServiceTest {
 		assertThat(response.body().path("title").asString()).isNotBlank();
 		assertThat(response.body().path("detail").asString()).isNotBlank();
 		assertThat(response.body().path("status").asInt()).isEqualTo(status);
+		ProblemBodies.assertWellFormed(response.raw().body(), status, response.toString());
 	}
 
 	protected static void assertCreated(Api.Response response) {

@@ -43,6 +43,16 @@ class CursorsTests {
 	void anythingElseIsRefusedAsACursor(String cursor) {
 		assertNotACursor(() -> Cursors.toId(cursor));
 		assertNotACursor(() -> Cursors.toTimeAndId(cursor));
+		assertNotACursor(() -> Cursors.toEpoch(cursor));
+	}
+
+	@Test
+	void anEpochCursorRoundTrips() {
+		assertThat(Cursors.toEpoch(Cursors.ofEpoch(7))).isEqualTo(7);
+		assertThat(Cursors.toEpoch(Cursors.ofEpoch(Long.MAX_VALUE))).isEqualTo(Long.MAX_VALUE);
+		assertNotACursor(() -> Cursors.toEpoch(Cursors.ofId(ID)));
+		assertNotACursor(() -> Cursors.toEpoch(Cursors.ofTimeAndId(Instant.EPOCH, ID)));
+		assertNotACursor(() -> Cursors.toId(Cursors.ofEpoch(7)));
 	}
 
 	@Test

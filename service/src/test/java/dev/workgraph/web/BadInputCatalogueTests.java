@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Database;
+import dev.workgraph.testing.ProblemBodies;
 import dev.workgraph.testing.ServiceTest;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -243,6 +244,14 @@ class BadInputCatalogueTests extends ServiceTest {
 		rows.add(get("query string not UTF-8", "/items?cursor=%C0%AF", 400, "malformed_request"));
 		rows.add(get("parentId not a UUID", "/items?parentId=nope", 422, "parentId"));
 		rows.add(get("queue filter invalid", "/items?queue=Main", 422, "queue"));
+		rows.add(get("unknown query parameter workerId", "/items?workerId=x", 422, "workerId"));
+		rows.add(get("unknown query parameter sort", "/items?sort=priority", 422, "sort"));
+		rows.add(get("status filter with an unknown value among several", "/items?status=ready,done", 422, "status"));
+		rows.add(post("create with a query parameter", "/items?queue=x", "{\"title\":\"t\"}", 422, "queue"));
+		rows.add(post("claim with a query parameter", "/claims?waitSeconds=5", "{\"workerId\":\"w\"}", 422,
+				"waitSeconds"));
+		rows.add(post("complete with a query parameter", "/leases/{lease}/complete?force=1", "{\"epoch\":{epoch}}", 422,
+				"force"));
 		// GET /items/{id} and /items/{id}/leases
 		rows.add(get("item id not a UUID", "/items/not-a-uuid", 404, "not_found"));
 		rows.add(get("item id is blank", "/items/%20", 404, "not_found"));
@@ -560,6 +569,7 @@ class BadInputCatalogueTests extends ServiceTest {
 		assertThat(response.status()).as(name + ": " + response).isEqualTo(status);
 		assertThat(response.header("Content-Type")).as(name).startsWith("application/problem+json");
 		JsonNode problem = response.body();
+		ProblemBodies.assertWellFormed(response.raw().body(), status, name);
 		assertThat(problem.path("code").asString()).as(name + ": " + response).isEqualTo(code);
 		assertThat(problem.path("status").asInt()).as(name).isEqualTo(status);
 		assertThat(problem.path("type").asString()).as(name).isEqualTo("urn:workgraph:problem:" + code);

@@ -1,0 +1,149 @@
+package dev.workgraph.docs;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.workgraph.testing.ServiceTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.test.context.TestPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The README's {@code sh} blocks run, top to bottom, as a reader would paste them into
+ * one terminal: with bash, curl and jq against this test's service
+ * ({@code localhost:8080} becomes its port), with {@code WG_ADMIN_TOKEN} exported and
+ * accepted by the service as the bootstrap admin token. Twice, against the same database,
+ * since a reader runs them again: a walk-through that trips over what an earlier run left
+ * behind fails here.
+ *
+ * <p>
+ * A block that cannot run here (it starts the service, needs Docker, builds the project)
+ * is preceded by {@code <!-- not run by ReadmeWalkthroughTests: why -->}; every other
+ * {@code sh} block runs.
+ */
+@TestPropertySource(properties = { "workgraph.security.enabled=true",
+		"workgraph.security.bootstrap-admin-token=" + ReadmeWalkthroughTests.ADMIN_TOKEN })
+class ReadmeWalkthroughTests extends ServiceTest {
+
+	/**
+	 * The access tests' bootstrap token too, so that both share one service (one Spring
+	 * context).
+	 */
+	static final String ADMIN_TOKEN = "access-tests-bootstrap-admin-token";
+
+	private static final Pattern SKIP = Pattern.compile("<!-- not run by ReadmeWalkthroughTests: (.+?) -->");
+
+	@TempDir
+	Path directory;
+
+	@Test
+	void theWalkThroughsRunTopToBottomAndAgain() throws Exception {
+		List<Block> blocks = blocks(Files.readString(RepositoryFiles.root().resolve("README.md")));
+		List<Block> runnable = blocks.stream().filter((block) -> block.skipReason() == null).toList();
+		assertThat(runnable).as("the README's walk-throughs").hasSizeGreaterThanOrEqualTo(4);
+		StringBuilder script = new StringBuilder("set -euo pipefail\n");
+		for (Block block : runnable) {
+			script.append("echo '### README.md line ").append(block.line()).append("'\n");
+			script
+				.append(block.text()
+					.replace("http://localhost:8080", "http://127.0.0.1:" + this.port)
+					.replace("localhost:8080", "127.0.0.1:" + this.port))
+				.append('\n');
+		}
+		String first = run(script.toString());
+		String second = run(script.toString());
+		for (String output : List.of(first, second)) {
+			assertThat(output).doesNotContain("parse error").doesNotContain("curl: (");
+			assertThat(output).contains("\"item\": \"Summarise the incident report\"");
+			assertThat(output).contains("\"outcome\": \"decomposed\"");
+			assertThat(output).contains("\"resolution\": \"Staging only this week.\"");
+			assertThat(output).doesNotContain("\"item\": null");
+		}
+		assertThat(count("select count(*) from work_items where title = 'Migrate the billing service' "
+				+ "and status = 'blocked'"))
+			.as("each run decomposed its own item")
+			.isEqualTo(2);
+		assertThat(count("select count(*) from work_items where title = 'Summarise the incident report' "
+				+ "and status = 'completed'"))
+			.as("each run completed its own item")
+			.isEqualTo(2);
+		assertThat(
+				count("select count(*) from work_items where title = 'Rotate the API keys' and status = 'completed'"))
+			.as("each run's question was answered and its item finished")
+			.isEqualTo(2);
+	}
+
+	@Test
+	void everyBlockThatDoesNotRunSaysWhy() throws IOException {
+		String readme = Files.readString(RepositoryFiles.root().resolve("README.md"));
+		List<Block> blocks = blocks(readme);
+		assertThat(blocks.stream().filter((block) -> block.skipReason() != null))
+			.allMatch((block) -> !block.skipReason().isBlank());
+		Matcher markers = SKIP.matcher(readme);
+		int count = 0;
+		while (markers.find()) {
+			count++;
+		}
+		assertThat(blocks.stream().filter((block) -> block.skipReason() != null).count())
+			.as("every marker stands right before an sh block")
+			.isEqualTo(count);
+	}
+
+	private String run(String script) throws IOException, InterruptedException {
+		Path file = Files.createTempFile(this.directory, "walkthrough", ".sh");
+		Files.writeString(file, script);
+		Path output = Files.createTempFile(this.directory, "walkthrough", ".out");
+		ProcessBuilder builder = new ProcessBuilder("bash", file.toString()).redirectErrorStream(true)
+			.redirectOutput(output.toFile())
+			.directory(RepositoryFiles.root().toFile());
+		builder.environment().put("WG_ADMIN_TOKEN", ADMIN_TOKEN);
+		Process process = builder.start();
+		boolean finished = process.waitFor(180, TimeUnit.SECONDS);
+		if (!finished) {
+			process.destroyForcibly();
+		}
+		String text = Files.readString(output, StandardCharsets.UTF_8);
+		assertThat(finished).as("the walk-throughs finish: " + text).isTrue();
+		assertThat(process.exitValue()).as("the walk-throughs succeed:\n" + text).isZero();
+		return text;
+	}
+
+	/** The {@code sh} blocks, each with the reason it does not run (null if it does). */
+	static List<Block> blocks(String markdown) {
+		List<Block> blocks = new ArrayList<>();
+		List<String> lines = markdown.lines().toList();
+		String previous = "";
+		for (int i = 0; i < lines.size(); i++) {
+			String line = lines.get(i);
+			if (line.strip().equals("```sh")) {
+				int start = i + 1;
+				StringBuilder text = new StringBuilder();
+				for (i = start; i < lines.size() && !lines.get(i).strip().equals("```"); i++) {
+					text.append(lines.get(i)).append('\n');
+				}
+				Matcher skip = SKIP.matcher(previous.strip());
+				blocks.add(new Block(start, text.toString(), skip.matches() ? skip.group(1) : null));
+				previous = "";
+				continue;
+			}
+			if (!line.isBlank()) {
+				previous = line;
+			}
+		}
+		return blocks;
+	}
+
+	record Block(int line, String text, String skipReason) {
+	}
+
+}
