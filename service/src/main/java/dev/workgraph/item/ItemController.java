@@ -8,6 +8,7 @@ import java.util.UUID;
 import dev.workgraph.problem.InvalidRequest;
 import dev.workgraph.input.TextRules;
 import dev.workgraph.model.ItemStatus;
+import dev.workgraph.view.DependencyView;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
 import dev.workgraph.model.LeaseView;
@@ -32,6 +33,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 @RequestMapping("/items")
 class ItemController {
+
+	private static final int MIN_SEARCH_LENGTH = 3;
 
 	private final ItemCommands commands;
 
@@ -75,8 +78,8 @@ class ItemController {
 
 	@GetMapping
 	ItemPage list(@RequestParam(required = false) String status, @RequestParam(required = false) String queue,
-			@RequestParam(required = false) UUID parentId, @RequestParam(required = false) Integer limit,
-			@RequestParam(required = false) String cursor) {
+			@RequestParam(required = false) UUID parentId, @RequestParam(required = false) String q,
+			@RequestParam(required = false) Integer limit, @RequestParam(required = false) String cursor) {
 		ItemStatus statusFilter = null;
 		if (status != null) {
 			try {
@@ -91,9 +94,22 @@ class ItemController {
 			throw new InvalidRequest("queue", QueueNames.MESSAGE);
 		}
 		int pageSize = Page.size(limit);
-		Page<ItemView> page = this.views.list(new ItemViews.ItemFilter(statusFilter, queue, parentId), pageSize,
-				cursor);
+		Page<ItemView> page = this.views.list(new ItemViews.ItemFilter(statusFilter, queue, parentId, titleSearch(q)),
+				pageSize, cursor);
 		return new ItemPage(page.entries(), page.nextCursor());
+	}
+
+	/** The items that depend on this one, a page at a time. */
+	@GetMapping("/{id}/dependents")
+	DependentPage dependents(@PathVariable UUID id, @RequestParam(required = false) Integer limit,
+			@RequestParam(required = false) String cursor) {
+		int pageSize = Page.size(limit);
+		Page<DependencyView> page = this.views.dependents(id, pageSize, cursor);
+		if (page.entries().isEmpty() && cursor == null) {
+			// 404 for an unknown item; most items have no dependents.
+			view(id);
+		}
+		return new DependentPage(page.entries(), page.nextCursor());
 	}
 
 	@PostMapping("/{id}/dependencies")
@@ -124,6 +140,24 @@ class ItemController {
 		return new LeaseList(leases);
 	}
 
+	/**
+	 * The text {@code q} asks titles to contain. At least three characters, so that the
+	 * trigram index answers it instead of a scan of every title.
+	 */
+	private static String titleSearch(String q) {
+		if (q == null) {
+			return null;
+		}
+		String text = q.strip();
+		String problem = TextRules.problemWith(text);
+		int length = TextRules.codePoints(text);
+		if (problem != null || length < MIN_SEARCH_LENGTH || length > 200) {
+			throw new InvalidRequest("q", (problem != null) ? problem
+					: "must be " + MIN_SEARCH_LENGTH + " to 200 characters (leading and trailing spaces ignored)");
+		}
+		return text;
+	}
+
 	private ItemView view(UUID id) {
 		return this.views.find(id).orElseThrow(() -> new ItemNotFound(id));
 	}
@@ -132,6 +166,9 @@ class ItemController {
 	}
 
 	record LeaseList(List<LeaseView> leases) {
+	}
+
+	record DependentPage(List<DependencyView> items, String nextCursor) {
 	}
 
 }
