@@ -1,24 +1,27 @@
-// The item's neighbourhood as SVG: what it waits for on the left, what waits for it on the right,
-// its parent above and its children below. Every node links to its item and shows its status.
-// Built with DOM calls only; titles are text nodes, truncated, with the full title as a tooltip.
+// The item's neighbourhood as SVG, read left to right as "waits for": what needs this item on the
+// left, the item in the middle with its parent above and its children below, what it waits for
+// on the right. Each group is a labelled frame with one arrow, so that fifty nodes stay readable
+// (no edge crosses a node); every node links to its item and shows its status. Built with DOM
+// calls only; titles are text nodes, shortened, with the full title as the node's tooltip.
 import { isId, s, truncate } from './dom.js';
 
-const W = 210;
-const H = 46;
-const GAP_X = 18;
-const GAP_Y = 12;
-const BAND = 90;
-const PER_COLUMN = 12;
-const CHILD_COLUMNS = 4;
+const W = 200;
+const H = 44;
+const GAP = 12;
+const PAD = 12;
+const LABEL = 22;
+const BAND = 56;
+const PER_COLUMN = 10;
+const CHILD_COLUMNS = 5;
+const STATUSES = ['ready', 'blocked', 'leased', 'completed', 'cancelled'];
 
 function node(item, x, y, role) {
-	const known = ['ready', 'blocked', 'leased', 'completed', 'cancelled'];
-	const status = known.includes(item.status) ? item.status : 'unknown';
+	const status = STATUSES.includes(item.status) ? item.status : 'unknown';
 	const body = [
 		s('title', {}, item.title + ' (' + status + ')'),
 		s('rect', { x, y, width: W, height: H, rx: 6, class: 'node status-' + status }),
-		s('text', { x: x + 10, y: y + 19, class: 'node-title' }, truncate(item.title, 28)),
-		s('text', { x: x + 10, y: y + 36, class: 'node-status' }, status),
+		s('text', { x: x + 10, y: y + 18, class: 'node-title' }, truncate(item.title, 25)),
+		s('text', { x: x + 10, y: y + 35, class: 'node-status' }, status),
 	];
 	const attributes = { class: 'graph-node ' + role, 'data-item-id': item.id, 'data-role': role, 'data-status': status };
 	if (!isId(item.id)) {
@@ -27,75 +30,86 @@ function node(item, x, y, role) {
 	return s('a', { ...attributes, href: '#/items/' + item.id.toLowerCase() }, body);
 }
 
-function column(items, x, top) {
-	const columns = Math.max(1, Math.ceil(items.length / PER_COLUMN));
-	const placed = items.map((item, i) => ({ item, x: x + Math.floor(i / PER_COLUMN) * (W + GAP_X),
-		y: top + (i % PER_COLUMN) * (H + GAP_Y) }));
-	return { placed, width: columns * (W + GAP_X) - GAP_X,
-		height: Math.min(items.length, PER_COLUMN) * (H + GAP_Y) - GAP_Y };
+/** A labelled frame of nodes laid out in a grid, filled column by column or row by row. */
+function group(items, role, label, columns, byRow) {
+	const cols = Math.max(1, columns);
+	const rows = Math.max(1, Math.ceil(items.length / cols));
+	const width = PAD * 2 + cols * W + (cols - 1) * GAP;
+	const height = LABEL + PAD + rows * H + (rows - 1) * GAP + PAD;
+	return {
+		width,
+		height,
+		draw(x, y) {
+			const nodes = items.map((item, i) => {
+				const col = byRow ? i % cols : Math.floor(i / rows);
+				const row = byRow ? Math.floor(i / cols) : i % rows;
+				return node(item, x + PAD + col * (W + GAP), y + LABEL + PAD + row * (H + GAP), role);
+			});
+			return s('g', { class: 'group ' + role },
+				s('rect', { x, y, width, height, rx: 8, class: 'frame' }),
+				s('text', { x: x + PAD, y: y + 16, class: 'frame-label' }, label + ' (' + items.length + ')'),
+				nodes);
+		},
+	};
 }
 
-function edge(from, to, kind) {
-	return s('line', { x1: from.x, y1: from.y, x2: to.x, y2: to.y, class: 'edge ' + kind, 'marker-end': 'url(#arrow)' });
+function arrow(x1, y1, x2, y2) {
+	return s('line', { x1, y1, x2, y2, class: 'edge', 'marker-end': 'url(#arrow)' });
 }
 
 /** {item, parent (or null), dependencies, dependents, children} → an <svg>. */
 export function neighbourhood({ item, parent, dependencies, dependents, children }) {
-	const left = column(dependencies, 0, 0);
-	const leftWidth = dependencies.length ? left.width + BAND : 0;
-	const childColumns = Math.max(1, Math.min(CHILD_COLUMNS, children.length));
-	const centreWidth = Math.max(W, childColumns * (W + GAP_X) - GAP_X);
-	const centreX = leftWidth;
-	const itemX = centreX + (centreWidth - W) / 2;
-	const parentY = 0;
-	const itemY = parent ? H + BAND / 2 : 0;
-	const childTop = itemY + H + BAND / 2;
-	const childRows = Math.ceil(children.length / CHILD_COLUMNS);
-	const centreHeight = children.length ? childTop + childRows * (H + GAP_Y) - GAP_Y : itemY + H;
-	const rightX = centreX + centreWidth + BAND;
-	const right = column(dependents, rightX, 0);
-	const sideTop = (items, height) => Math.max(0, itemY + H / 2 - height / 2);
-	// Centre the side columns on the item.
-	const leftTop = sideTop(dependencies, left.height);
-	const rightTop = sideTop(dependents, right.height);
-	left.placed.forEach((p) => { p.y += leftTop; });
-	right.placed.forEach((p) => { p.y += rightTop; });
-	const width = dependents.length ? rightX + right.width : centreX + centreWidth;
-	const height = Math.max(centreHeight, leftTop + left.height, rightTop + right.height);
+	const left = dependents.length
+		? group(dependents, 'dependent', 'Needed by', Math.ceil(dependents.length / PER_COLUMN), false) : null;
+	const right = dependencies.length
+		? group(dependencies, 'dependency', 'Depends on', Math.ceil(dependencies.length / PER_COLUMN), false) : null;
+	const below = children.length
+		? group(children, 'child', 'Children', Math.min(CHILD_COLUMNS, children.length), true) : null;
+
+	const sideHeight = Math.max(left ? left.height : 0, right ? right.height : 0, H);
+	const parentHeight = parent ? H + BAND : 0;
+	const middleX = left ? left.width + BAND : 0;
+	const middleWidth = W;
+	const rightX = middleX + middleWidth + BAND;
+	const rowWidth = right ? rightX + right.width : middleX + middleWidth;
+	const width = Math.max(rowWidth, below ? below.width : 0);
+	// Centre the middle row when the children are wider than it.
+	const shift = Math.max(0, (width - rowWidth) / 2);
+	const itemX = shift + middleX;
+	const itemY = parentHeight + (sideHeight - H) / 2;
+	const belowY = parentHeight + sideHeight + BAND;
+	const height = below ? belowY + below.height : parentHeight + sideHeight;
 
 	const edges = s('g', { class: 'edges' });
 	const nodes = s('g', { class: 'nodes' });
-	const centre = { x: itemX + W / 2, y: itemY + H / 2 };
 	nodes.append(node(item, itemX, itemY, 'self'));
 	if (parent) {
-		const px = itemX;
-		// The parent waits for its children: the arrow points from the parent to this item.
-		edges.append(edge({ x: px + W / 2, y: parentY + H }, { x: centre.x, y: itemY }, 'child-of'));
-		nodes.append(node(parent, px, parentY, 'parent'));
+		edges.append(arrow(itemX + W / 2, H, itemX + W / 2, itemY));
+		nodes.append(node(parent, itemX, 0, 'parent'));
 	}
-	for (const p of left.placed) {
-		// This item waits for its dependencies.
-		edges.append(edge({ x: itemX, y: centre.y }, { x: p.x + W, y: p.y + H / 2 }, 'depends-on'));
-		nodes.append(node(p.item, p.x, p.y, 'dependency'));
+	if (left) {
+		const y = parentHeight + (sideHeight - left.height) / 2;
+		nodes.append(left.draw(shift, y));
+		edges.append(arrow(shift + left.width, itemY + H / 2, itemX, itemY + H / 2));
 	}
-	for (const p of right.placed) {
-		edges.append(edge({ x: p.x, y: p.y + H / 2 }, { x: itemX + W, y: centre.y }, 'depends-on'));
-		nodes.append(node(p.item, p.x, p.y, 'dependent'));
+	if (right) {
+		const x = shift + rightX;
+		const y = parentHeight + (sideHeight - right.height) / 2;
+		nodes.append(right.draw(x, y));
+		edges.append(arrow(itemX + W, itemY + H / 2, x, itemY + H / 2));
 	}
-	const childLeft = centreX + (centreWidth - (childColumns * (W + GAP_X) - GAP_X)) / 2;
-	children.forEach((child, i) => {
-		const x = childLeft + (i % CHILD_COLUMNS) * (W + GAP_X);
-		const y = childTop + Math.floor(i / CHILD_COLUMNS) * (H + GAP_Y);
-		edges.append(edge({ x: centre.x, y: itemY + H }, { x: x + W / 2, y }, 'parent-of'));
-		nodes.append(node(child, x, y, 'child'));
-	});
+	if (below) {
+		const x = (width - below.width) / 2;
+		nodes.append(below.draw(x, belowY));
+		edges.append(arrow(itemX + W / 2, itemY + H, itemX + W / 2, belowY));
+	}
 
 	const pad = 8;
 	return s('svg', { id: 'graph', class: 'graph', xmlns: 'http://www.w3.org/2000/svg', role: 'img',
-		'aria-label': 'Dependencies, dependents, parent and children of this item',
+		'aria-label': 'What needs this item, what it waits for, its parent and its children',
 		viewBox: [-pad, -pad, width + 2 * pad, height + 2 * pad].join(' '),
 		width: width + 2 * pad, height: height + 2 * pad },
-		s('defs', {}, s('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 7,
-			markerHeight: 7, orient: 'auto-start-reverse' }, s('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrow' }))),
+		s('defs', {}, s('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 8,
+			markerHeight: 8, orient: 'auto-start-reverse' }, s('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: 'arrow' }))),
 		edges, nodes);
 }
