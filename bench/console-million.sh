@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 
 ITEMS=${1:-1000000}
 PORT=${WG_CONSOLE_BENCH_PORT:-18710}
-DB=wgconsole_$(date -u +%Y%m%dT%H%M%S)
+DB=wgconsole_$(date -u +%Y%m%d_%H%M%S)
 PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -U postgres)
 WG=http://127.0.0.1:$PORT
 H='Content-Type: application/json'
