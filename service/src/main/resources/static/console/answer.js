@@ -1,11 +1,16 @@
 // The form that answers an attention request, on the inbox and on the item page. Answering goes
 // through POST /attention-requests/{id}/resolve, exactly as an API client would.
-import { api, ApiError } from './api.js';
+import { api, ApiError, session } from './api.js';
 import { h, itemLink, replace, statusBadge } from './dom.js';
 
 const NAME = 'workgraph.console.name';
 
+/**
+ * Signed in with a token, the answer is recorded under the token's name (the service fills in
+ * resolvedBy); without security the operator says who answers.
+ */
 export function answerForm(request, onAnswered) {
+	const signedIn = Boolean(session.token());
 	const resolution = h('textarea', { name: 'resolution', rows: 3, required: true, maxlength: 20000,
 		'aria-label': 'Answer', placeholder: 'Your answer to the worker' });
 	const resolvedBy = h('input', { name: 'resolvedBy', required: true, maxlength: 200, autocomplete: 'name',
@@ -15,13 +20,18 @@ export function answerForm(request, onAnswered) {
 	error.hidden = true;
 	const button = h('button', { type: 'submit' }, 'Send answer');
 	const form = h('form', { class: 'answer', method: 'post', 'data-request-id': request.id },
-		resolution, h('div', { class: 'row' }, h('label', {}, 'Answered by ', resolvedBy), button), error);
+		resolution, h('div', { class: 'row' }, signedIn ? null : h('label', {}, 'Answered by ', resolvedBy), button),
+		error);
 	form.addEventListener('submit', async (event) => {
 		event.preventDefault();
 		button.disabled = true;
 		try {
-			localStorage.setItem(NAME, resolvedBy.value.trim());
-			const resolved = await api.resolve(request.id, resolution.value, resolvedBy.value.trim());
+			let name;
+			if (!signedIn) {
+				name = resolvedBy.value.trim();
+				localStorage.setItem(NAME, name);
+			}
+			const resolved = await api.resolve(request.id, resolution.value, name);
 			const item = await api.item(resolved.itemId);
 			onAnswered(h('p', { class: 'answered', role: 'status', 'data-item-id': item.id },
 				'Answered. ', itemLink(item.id, item.title), ' is now ', statusBadge(item.status), '.'));
