@@ -1,8 +1,16 @@
 package dev.workgraph.lease;
 
+import java.io.IOException;
+import java.util.Optional;
+
+import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Valid;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -11,18 +19,68 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class ClaimController {
 
+	/** The reason recorded when a waiting claim's client was gone before its answer. */
+	static final String CLIENT_GONE = "the waiting claim's client disconnected before it was answered";
+
+	private static final Logger log = LoggerFactory.getLogger(ClaimController.class);
+
 	private final LeaseCommands leases;
 
-	ClaimController(LeaseCommands leases) {
+	private final JsonMapper json;
+
+	ClaimController(LeaseCommands leases, JsonMapper json) {
 		this.leases = leases;
+		this.json = json;
 	}
 
-	/** 201 with the lease and the full item, or 204 when nothing is ready. */
+	/**
+	 * 201 with the lease and the full item, or 204 when nothing is ready (after waiting
+	 * up to {@code waitSeconds}).
+	 */
 	@PostMapping("/claims")
-	ResponseEntity<LeaseCommands.LeaseAndItem> claim(@Valid @RequestBody ClaimRequest request) {
-		return this.leases.claim(request.workerId(), request.queues(), request.leaseSeconds())
-			.map((claimed) -> ResponseEntity.status(HttpStatus.CREATED).body(claimed))
-			.orElseGet(() -> ResponseEntity.noContent().build());
+	ResponseEntity<LeaseCommands.LeaseAndItem> claim(@Valid @RequestBody ClaimRequest request,
+			HttpServletResponse response) {
+		Optional<LeaseCommands.LeaseAndItem> claimed = this.leases.claim(request.workerId(), request.queues(),
+				request.leaseSeconds(), request.waitOrZero());
+		if (claimed.isEmpty()) {
+			return ResponseEntity.noContent().build();
+		}
+		if (request.waitOrZero() == 0) {
+			return ResponseEntity.status(HttpStatus.CREATED).body(claimed.get());
+		}
+		deliverOrRelease(claimed.get(), response);
+		return null; // answered
+	}
+
+	/**
+	 * A claim that waited may find its client gone (a worker that stopped, a proxy that
+	 * timed out): the item must not stay leased to nobody until the lease expires. The
+	 * answer is written in two flushes, headers then body, because the first write to a
+	 * connection the client has closed still succeeds (it only makes the client's side
+	 * reset the connection); the second fails, and the lease is released at once, so the
+	 * item is ready again for the next waiter.
+	 */
+	private void deliverOrRelease(LeaseCommands.LeaseAndItem claimed, HttpServletResponse response) {
+		byte[] body = this.json.writeValueAsBytes(claimed);
+		try {
+			response.setStatus(HttpStatus.CREATED.value());
+			response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+			response.setContentLength(body.length);
+			response.flushBuffer();
+			response.getOutputStream().write(body);
+			response.flushBuffer();
+		}
+		catch (IOException ex) {
+			log.debug("Releasing lease {}: its waiting client is gone ({})", claimed.lease().id(), ex.getMessage());
+			try {
+				this.leases.release(claimed.lease().id(), claimed.lease().epoch(), CLIENT_GONE);
+			}
+			catch (RuntimeException failure) {
+				// Already ended (expired, cancelled): the item is free or was meant to
+				// be.
+				log.debug("Could not release lease {} of a gone client", claimed.lease().id(), failure);
+			}
+		}
 	}
 
 }

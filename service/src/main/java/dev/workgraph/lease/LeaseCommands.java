@@ -1,5 +1,6 @@
 package dev.workgraph.lease;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -12,6 +13,7 @@ import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.Cancellation;
 import dev.workgraph.item.LockedItem;
 import dev.workgraph.item.Readiness;
+import dev.workgraph.item.ReadyWaiters;
 import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.problem.InvalidRequest;
@@ -55,12 +57,14 @@ class LeaseCommands {
 
 	private final ContinuityProperties continuity;
 
+	private final ReadyWaiters waiters;
+
 	/** Null when coalescing is off. */
 	private final Coalescer<QueueFilter, Claims.Ask, Optional<Claims.Claimed>, Optional<LeaseAndItem>> coalescer;
 
 	LeaseCommands(Transactions transactions, Claims claims, Fencing fencing, Readiness readiness,
 			Cancellation cancellation, ItemViews items, LeaseViews leases, LeaseProperties properties,
-			ContinuityProperties continuity, CoalescingProperties coalescing) {
+			ContinuityProperties continuity, CoalescingProperties coalescing, ReadyWaiters waiters) {
 		this.transactions = transactions;
 		this.claims = claims;
 		this.fencing = fencing;
@@ -70,8 +74,29 @@ class LeaseCommands {
 		this.leases = leases;
 		this.properties = properties;
 		this.continuity = continuity;
+		this.waiters = waiters;
 		this.coalescer = coalescing.enabled() ? new Coalescer<>(this::claimBatch, this::withViews,
 				coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
+	}
+
+	/** The claim without waiting: 204 when nothing is ready. */
+	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds) {
+		return claim(workerId, queues, leaseSeconds, 0);
+	}
+
+	/**
+	 * The claim, waiting up to {@code waitSeconds} for an item to become ready when none
+	 * is (docs/adr/0008). The wait holds no database connection; the waiters of the same
+	 * queues claim in arrival order.
+	 */
+	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds, int waitSeconds) {
+		int seconds = leaseSeconds(leaseSeconds);
+		QueueFilter filter = QueueFilter.of(queues);
+		if (waitSeconds > 0) {
+			return this.waiters.awaitReady(filter.queues(), Duration.ofSeconds(waitSeconds),
+					() -> claimNow(workerId, filter, seconds));
+		}
+		return claimNow(workerId, filter, seconds);
 	}
 
 	/**
@@ -87,9 +112,7 @@ class LeaseCommands {
 	 * belong to a claim in flight, which takes one and releases the rest within
 	 * milliseconds.
 	 */
-	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds) {
-		int seconds = leaseSeconds(leaseSeconds);
-		QueueFilter filter = QueueFilter.of(queues);
+	private Optional<LeaseAndItem> claimNow(String workerId, QueueFilter filter, int seconds) {
 		Optional<LeaseAndItem> claimed = claimOnce(workerId, filter, seconds);
 		for (int retry = 0; claimed.isEmpty() && retry < EMPTY_CLAIM_RETRIES
 				&& this.claims.anyReady(filter.queues()); retry++) {

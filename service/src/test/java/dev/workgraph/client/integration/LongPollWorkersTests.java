@@ -20,7 +20,6 @@ import dev.workgraph.client.worker.Worker;
 import dev.workgraph.testing.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -36,7 +35,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * same item, and the waiting costs about one request per worker, not a request per poll
  * interval.
  */
-@Disabled("Needs long-poll claims (waitSeconds on POST /claims, woken by LISTEN/NOTIFY) on the service")
 class LongPollWorkersTests extends WorkerClientTest {
 
 	private static final int WORKERS = 100;

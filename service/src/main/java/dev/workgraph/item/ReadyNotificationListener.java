@@ -1,0 +1,189 @@
+package dev.workgraph.item;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+import org.springframework.util.StringUtils;
+
+/**
+ * Listens for items becoming ready and wakes the {@link ReadyWaiters}. One dedicated
+ * connection per instance, outside the request pool: a session that {@code LISTEN}s must
+ * stay the same session, which a pool (or a pooler in transaction mode) cannot promise,
+ * and it would hold a pool connection for ever. The trigger of migration V9 sends the
+ * queue name on {@value #CHANNEL} once per statement and queue, so a notification from
+ * any instance reaches the waiters of every instance.
+ *
+ * <p>
+ * When the connection breaks (PostgreSQL restarted, the session terminated) the listener
+ * reconnects with a doubling pause, and once listening again wakes every waiter to
+ * re-check: notifications sent while nobody listened are gone.
+ */
+@Component
+class ReadyNotificationListener implements SmartLifecycle {
+
+	static final String CHANNEL = "work_graph_ready";
+
+	/** How the listening session shows in {@code pg_stat_activity}. */
+	static final String APPLICATION_NAME = "work-graph-listener";
+
+	private static final Logger log = LoggerFactory.getLogger(ReadyNotificationListener.class);
+
+	/** How long one wait for notifications blocks; bounds how long stopping takes. */
+	private static final int POLL_MILLIS = 500;
+
+	/** A silent connection is checked with a round trip after this many empty polls. */
+	private static final int POLLS_BETWEEN_CHECKS = 60;
+
+	private final ReadyWaiters waiters;
+
+	private final NotificationProperties properties;
+
+	private final JdbcConnectionDetails datasource;
+
+	private volatile boolean running;
+
+	private volatile boolean listening;
+
+	private Thread thread;
+
+	ReadyNotificationListener(ReadyWaiters waiters, NotificationProperties properties,
+			JdbcConnectionDetails datasource) {
+		this.waiters = waiters;
+		this.properties = properties;
+		this.datasource = datasource;
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+		this.thread = Thread.ofPlatform().name("ready-listener").daemon().start(this::listenUntilStopped);
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+		// Stopped before the web server's graceful shutdown: waiting claims answer 204
+		// now
+		// instead of holding it up.
+		this.waiters.stopWaiting();
+		Thread listener = this.thread;
+		if (listener != null) {
+			listener.interrupt();
+			try {
+				listener.join(Duration.ofSeconds(5));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		this.listening = false;
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/** Whether the listener is connected and listening (for tests and health). */
+	boolean isListening() {
+		return this.listening;
+	}
+
+	private void listenUntilStopped() {
+		long delay = this.properties.minReconnectDelay().toMillis();
+		while (this.running) {
+			try (Connection connection = connect()) {
+				listen(connection);
+				delay = this.properties.minReconnectDelay().toMillis();
+				relay(connection);
+			}
+			catch (SQLException ex) {
+				if (!this.running) {
+					break;
+				}
+				log.warn("The listener for ready items lost its connection ({}); reconnecting in {} ms",
+						ex.getMessage(), delay);
+			}
+			finally {
+				this.listening = false;
+			}
+			if (!sleep(delay)) {
+				break;
+			}
+			delay = Math.min(delay * 2, this.properties.maxReconnectDelay().toMillis());
+		}
+	}
+
+	private void listen(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("listen " + CHANNEL);
+		}
+		this.listening = true;
+		// Listening from here on; what became ready before is found by a re-check.
+		this.waiters.recheckAll();
+	}
+
+	/** Passes notifications on until the connection breaks or the listener stops. */
+	private void relay(Connection connection) throws SQLException {
+		PGConnection notifications = connection.unwrap(PGConnection.class);
+		int silentPolls = 0;
+		while (this.running) {
+			PGNotification[] received = notifications.getNotifications(POLL_MILLIS);
+			if (received != null && received.length > 0) {
+				silentPolls = 0;
+				for (PGNotification notification : received) {
+					this.waiters.readyIn(notification.getParameter());
+				}
+			}
+			else if (++silentPolls >= POLLS_BETWEEN_CHECKS) {
+				// A connection lost without a word (a network cut) shows only when used.
+				silentPolls = 0;
+				if (!connection.isValid(5)) {
+					throw new SQLException("the listening connection stopped answering");
+				}
+			}
+		}
+	}
+
+	private Connection connect() throws SQLException {
+		Properties settings = new Properties();
+		settings.setProperty("user", orDatasource(this.properties.username(), this.datasource.getUsername()));
+		String password = (this.properties.password() != null) ? this.properties.password()
+				: this.datasource.getPassword();
+		if (password != null) {
+			settings.setProperty("password", password);
+		}
+		settings.setProperty("ApplicationName", APPLICATION_NAME);
+		settings.setProperty("tcpKeepAlive", "true");
+		settings.setProperty("connectTimeout", "5");
+		return DriverManager.getConnection(orDatasource(this.properties.url(), this.datasource.getJdbcUrl()), settings);
+	}
+
+	private static String orDatasource(String own, String datasource) {
+		return StringUtils.hasText(own) ? own : datasource;
+	}
+
+	private boolean sleep(long millis) {
+		try {
+			TimeUnit.MILLISECONDS.sleep(millis);
+			return true;
+		}
+		catch (InterruptedException ex) {
+			return false;
+		}
+	}
+
+}

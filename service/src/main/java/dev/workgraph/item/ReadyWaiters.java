@@ -1,0 +1,258 @@
+package dev.workgraph.item;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * Requests that wait for an item to become ready (long-poll claims, docs/adr/0008). A
+ * waiter holds no database connection while it waits, only its (virtual) request thread;
+ * it is woken when {@link ReadyNotificationListener} hears that items became ready in one
+ * of its queues.
+ *
+ * <p>
+ * Waiters with the same queues filter form a group in arrival order, and only the group's
+ * head tries to claim: when it gets an item it leaves and hands the turn to the next one
+ * (another item may be ready too), so waiters of the same queues are served in arrival
+ * order on this instance and one item does not send a hundred waiters racing for it.
+ * Wake-ups cannot be lost: a new head checks before it waits (register, check, wait), a
+ * wake-up that arrives while the head is checking makes it check again, every head
+ * re-checks after the listener (re)connects, and a head that has heard nothing re-checks
+ * every {@code workgraph.notifications.recheck-interval} anyway.
+ */
+@Component
+public class ReadyWaiters {
+
+	/** Guards the groups and every waiter's state; held only to change them. */
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Map<QueueFilter, ArrayDeque<Waiter>> groups = new HashMap<>();
+
+	private final long recheckNanos;
+
+	/** Guarded by the lock: the instance is shutting down, nobody waits any more. */
+	private boolean stopped;
+
+	ReadyWaiters(NotificationProperties properties) {
+		this.recheckNanos = properties.recheckInterval().toNanos();
+	}
+
+	/**
+	 * Waits up to {@code wait} for {@code attempt} (e.g. a claim) to answer something:
+	 * runs it when it is this caller's turn among the waiters of the same queues and an
+	 * item may have become ready in them. Answers empty when the wait ended first or the
+	 * thread was interrupted. Exceptions of {@code attempt} end the wait and propagate.
+	 * @param queues the queues the attempt takes from, null for all
+	 * @param wait how long to wait at most
+	 * @param attempt takes what is ready, or answers empty
+	 */
+	public <T> Optional<T> awaitReady(List<String> queues, Duration wait, Supplier<Optional<T>> attempt) {
+		long deadline = System.nanoTime() + wait.toNanos();
+		QueueFilter filter = QueueFilter.of(queues);
+		Waiter waiter = new Waiter(this.lock.newCondition());
+		ArrayDeque<Waiter> group = join(filter, waiter);
+		boolean handOn = true;
+		try {
+			while (awaitTurn(group, waiter, deadline)) {
+				handOn = false;
+				Optional<T> taken = attempt.get();
+				handOn = true;
+				if (taken.isPresent()) {
+					return taken;
+				}
+			}
+			return Optional.empty();
+		}
+		finally {
+			leave(filter, group, waiter, handOn);
+		}
+	}
+
+	/** Wakes the head of every group that takes from the queue. */
+	void readyIn(String queue) {
+		this.lock.lock();
+		try {
+			this.groups.forEach((filter, group) -> {
+				if (filter.includes(queue)) {
+					signalHead(group);
+				}
+			});
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Wakes the head of every group to re-check: after the listener (re)connected,
+	 * notifications sent while it was away are lost.
+	 */
+	void recheckAll() {
+		this.lock.lock();
+		try {
+			this.groups.values().forEach(ReadyWaiters::signalHead);
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Ends every wait (the waits answer empty) and lets no request wait from now on: the
+	 * instance is shutting down, and a request that waits would hold up its graceful
+	 * shutdown.
+	 */
+	void stopWaiting() {
+		this.lock.lock();
+		try {
+			this.stopped = true;
+			this.groups.values().forEach((group) -> group.forEach((waiter) -> waiter.wake.signal()));
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** How many requests are waiting on this instance. */
+	public int waiting() {
+		this.lock.lock();
+		try {
+			return this.groups.values().stream().mapToInt(ArrayDeque::size).sum();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** How many requests wait with this queues filter (null: all queues). */
+	int waiting(List<String> queues) {
+		this.lock.lock();
+		try {
+			ArrayDeque<Waiter> group = this.groups.get(QueueFilter.of(queues));
+			return (group != null) ? group.size() : 0;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private ArrayDeque<Waiter> join(QueueFilter filter, Waiter waiter) {
+		this.lock.lock();
+		try {
+			ArrayDeque<Waiter> group = this.groups.computeIfAbsent(filter, (key) -> new ArrayDeque<>());
+			group.addLast(waiter);
+			// Register, then check: the new head checks before it first waits. Later
+			// arrivals wait for their turn; the head checks for them.
+			waiter.signalled = group.peekFirst() == waiter;
+			return group;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Waits until the waiter is signalled (and consumes the signal) or the deadline
+	 * passes. A head that has heard nothing for the recheck interval signals itself.
+	 */
+	private boolean awaitTurn(ArrayDeque<Waiter> group, Waiter waiter, long deadline) {
+		this.lock.lock();
+		try {
+			long recheckAt = System.nanoTime() + this.recheckNanos;
+			while (!waiter.signalled) {
+				long now = System.nanoTime();
+				if (this.stopped || now - deadline >= 0) {
+					return false;
+				}
+				boolean head = group.peekFirst() == waiter;
+				if (head && now - recheckAt >= 0) {
+					break;
+				}
+				long until = (head && recheckAt - deadline < 0) ? recheckAt : deadline;
+				try {
+					waiter.wake.awaitNanos(until - now);
+				}
+				catch (InterruptedException ex) {
+					// The request is being called off: claim nothing for it.
+					Thread.currentThread().interrupt();
+					return false;
+				}
+			}
+			waiter.signalled = false;
+			return true;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Removes the waiter; a head that leaves hands the turn on unless its attempt failed
+	 * (then the next head waits for a notification or its recheck, so that a database
+	 * outage does not run every waiter's attempt one after the other).
+	 */
+	private void leave(QueueFilter filter, ArrayDeque<Waiter> group, Waiter waiter, boolean handOn) {
+		this.lock.lock();
+		try {
+			boolean head = group.peekFirst() == waiter;
+			group.remove(waiter);
+			if (group.isEmpty()) {
+				this.groups.remove(filter);
+			}
+			else if (head) {
+				// Without the turn, the new head still wakes to wait as a head (with its
+				// recheck) instead of until its deadline.
+				Waiter next = group.peekFirst();
+				next.signalled |= handOn;
+				next.wake.signal();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private static void signalHead(ArrayDeque<Waiter> group) {
+		Waiter head = group.peekFirst();
+		if (head != null) {
+			head.signalled = true;
+			head.wake.signal();
+		}
+	}
+
+	/** A waiting request; identity, not value, equality. */
+	private static final class Waiter {
+
+		final Condition wake;
+
+		/** Guarded by the lock: it is this waiter's turn to check. */
+		boolean signalled;
+
+		Waiter(Condition wake) {
+			this.wake = wake;
+		}
+
+	}
+
+	/** The queues a waiter takes from, as a sorted set; null: all queues. */
+	private record QueueFilter(List<String> queues) {
+
+		static QueueFilter of(List<String> queues) {
+			return new QueueFilter((queues != null) ? queues.stream().distinct().sorted().toList() : null);
+		}
+
+		boolean includes(String queue) {
+			return this.queues == null || this.queues.contains(queue);
+		}
+
+	}
+
+}
