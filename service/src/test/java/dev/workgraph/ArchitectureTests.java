@@ -27,7 +27,7 @@ class ArchitectureTests {
 
 	/** The features that change state, and the HTTP plumbing. */
 	private static final String[] WRITE_SIDE = { "dev.workgraph.item..", "dev.workgraph.lease..",
-			"dev.workgraph.attention..", "dev.workgraph.audit..", "dev.workgraph.web.." };
+			"dev.workgraph.attention..", "dev.workgraph.audit..", "dev.workgraph.web..", "dev.workgraph.access.." };
 
 	/** What every feature may use, and which uses none of them. */
 	private static final String[] SHARED = { "dev.workgraph.model..", "dev.workgraph.problem..",
@@ -79,7 +79,19 @@ class ArchitectureTests {
 			.should()
 			.dependOnClassesThat()
 			.resideInAnyPackage("dev.workgraph.item..", "dev.workgraph.lease..", "dev.workgraph.attention..",
-					"dev.workgraph.audit..", "dev.workgraph.view..")
+					"dev.workgraph.audit..", "dev.workgraph.view..", "dev.workgraph.access..")
+			.check(SERVICE);
+	}
+
+	/** Access depends on no feature: every feature may ask it who is calling. */
+	@Test
+	void accessDependsOnNoFeature() {
+		noClasses().that()
+			.resideInAPackage("dev.workgraph.access..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.workgraph.item..", "dev.workgraph.lease..", "dev.workgraph.attention..",
+					"dev.workgraph.audit..", "dev.workgraph.view..", "dev.workgraph.web..")
 			.check(SERVICE);
 	}
 

@@ -4,7 +4,9 @@ import java.net.URI;
 import java.util.List;
 import java.util.UUID;
 
+import dev.workgraph.access.Caller;
 import dev.workgraph.input.Json;
+import dev.workgraph.lease.LeaseHolders;
 import dev.workgraph.model.AttentionStatus;
 import dev.workgraph.problem.InvalidRequest;
 import dev.workgraph.view.AttentionRequestView;
@@ -27,13 +29,17 @@ class AttentionController {
 
 	private final AttentionRequestViews views;
 
-	AttentionController(AttentionCommands commands, AttentionRequestViews views) {
+	private final LeaseHolders holders;
+
+	AttentionController(AttentionCommands commands, AttentionRequestViews views, LeaseHolders holders) {
 		this.commands = commands;
 		this.views = views;
+		this.holders = holders;
 	}
 
 	@PostMapping("/leases/{leaseId}/attention-requests")
 	ResponseEntity<AttentionRequestView> raise(@PathVariable UUID leaseId, @Valid @RequestBody RaiseRequest request) {
+		this.holders.requireCallerHolds(leaseId);
 		boolean blocking = (request.blocking() == null) || request.blocking();
 		UUID id = this.commands.raise(leaseId, request.epoch(), request.question(), blocking,
 				Json.objectText(request.context()));
@@ -64,7 +70,12 @@ class AttentionController {
 
 	@PostMapping("/attention-requests/{id}/resolve")
 	AttentionRequestView resolve(@PathVariable UUID id, @Valid @RequestBody ResolveRequest request) {
-		this.commands.resolve(id, request.resolution(), request.resolvedBy());
+		// Who answered: as given, else the token's name.
+		String resolvedBy = (request.resolvedBy() != null) ? request.resolvedBy() : Caller.currentName();
+		if (resolvedBy == null) {
+			throw new InvalidRequest("resolvedBy", "must not be null");
+		}
+		this.commands.resolve(id, request.resolution(), resolvedBy);
 		return view(id);
 	}
 

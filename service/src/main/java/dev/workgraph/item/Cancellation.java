@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
+import dev.workgraph.access.Caller;
+
 import org.springframework.stereotype.Component;
 
 /**
@@ -39,7 +41,9 @@ public class Cancellation {
 
 	/** Cancels a subtree that {@link #lockOpenSubtree} has locked. */
 	List<UUID> cancelLocked(List<UUID> subtree, String reason) {
-		List<Items.ParentLink> cancelled = this.items.markCancelled(subtree, reason);
+		// The author is whoever makes the request: an operator's item cancel, a worker's
+		// lease cancel; nobody for the system (no request, no caller).
+		List<Items.ParentLink> cancelled = this.items.markCancelled(subtree, reason, Caller.currentName());
 		List<UUID> cancelledIds = cancelled.stream().map(Items.ParentLink::itemId).toList();
 		this.participants.forEach((participant) -> participant.itemsCancelled(cancelledIds, reason));
 		List<BlockerDelta> closedChildren = new ArrayList<>();

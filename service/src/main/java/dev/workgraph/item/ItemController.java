@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 
+import dev.workgraph.access.Caller;
+import dev.workgraph.access.Forbidden;
 import dev.workgraph.problem.InvalidRequest;
 import dev.workgraph.input.TextRules;
 import dev.workgraph.model.ItemStatus;
@@ -73,7 +75,9 @@ class ItemController {
 
 	@GetMapping("/{id}")
 	ItemView get(@PathVariable UUID id) {
-		return view(id);
+		ItemView item = view(id);
+		requireWorkerHeld(id);
+		return item;
 	}
 
 	@GetMapping
@@ -137,6 +141,12 @@ class ItemController {
 			// 404 for an unknown item; an item never claimed has an empty history.
 			view(id);
 		}
+		Caller.currentWorker().ifPresent((worker) -> {
+			if (leases.stream().noneMatch((lease) -> lease.workerId().equals(worker))) {
+				throw new Forbidden(
+						"This token acts as worker " + worker + " and may read only items it holds or held");
+			}
+		});
 		return new LeaseList(leases);
 	}
 
@@ -156,6 +166,19 @@ class ItemController {
 					: "must be " + MIN_SEARCH_LENGTH + " to 200 characters (leading and trailing spaces ignored)");
 		}
 		return text;
+	}
+
+	/**
+	 * A worker token reads only the items it holds or held (checked after the 404, so an
+	 * unknown item is still 404).
+	 */
+	private void requireWorkerHeld(UUID id) {
+		Caller.currentWorker().ifPresent((worker) -> {
+			if (!this.leases.heldBy(id, worker)) {
+				throw new Forbidden(
+						"This token acts as worker " + worker + " and may read only items it holds or held");
+			}
+		});
 	}
 
 	private ItemView view(UUID id) {

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import dev.workgraph.access.Caller;
 import dev.workgraph.model.ItemStatus;
 
 import org.springframework.stereotype.Component;
@@ -90,7 +91,9 @@ public class ItemCreation {
 				}
 			}
 		}
-		this.items.insert((parent != null) ? parent.id() : null, newItems, unmet);
+		// The author is whoever makes the request: an operator's POST /items, a worker's
+		// decompose.
+		this.items.insert((parent != null) ? parent.id() : null, newItems, unmet, Caller.currentName());
 		this.dependencies.insert(edges);
 		if (parent != null) {
 			this.readiness.adjust(BlockerDelta.children(parent.id(), newItems.size()));

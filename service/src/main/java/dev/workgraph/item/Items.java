@@ -40,10 +40,10 @@ class Items {
 	static final String INSERT_ITEMS = """
 			with inserted as (
 			    insert into work_items (id, title, description, priority, queue, metadata, parent_id, status,
-			        unmet_dependencies, ready_since)
+			        unmet_dependencies, ready_since, created_by)
 			    select n.id, n.title, n.description, n.priority, n.queue, n.metadata::jsonb, :parentId::uuid,
 			        case when n.unmet = 0 then 'ready' else 'blocked' end, n.unmet,
-			        case when n.unmet = 0 then now() end
+			        case when n.unmet = 0 then now() end, :createdBy
 			    from unnest(:ids::uuid[], :titles::text[], :descriptions::text[], :priorities::int[], :queues::text[],
 			        :metadata::text[], :unmet::int[])
 			        as n(id, title, description, priority, queue, metadata, unmet)
@@ -88,8 +88,8 @@ class Items {
 			    select clock_timestamp() as t
 			), cancelled as (
 			    update work_items
-			    set status = 'cancelled', closed_at = moment.t, cancel_reason = :reason, ready_since = null,
-			        updated_at = moment.t
+			    set status = 'cancelled', closed_at = moment.t, cancel_reason = :reason, cancelled_by = :cancelledBy,
+			        ready_since = null, updated_at = moment.t
 			    from moment
 			    where id = any(:ids::uuid[]) and status not in ('completed', 'cancelled')
 			    returning id, parent_id
@@ -145,9 +145,10 @@ class Items {
 
 	/**
 	 * Inserts the items, all children of {@code parentId} (null: roots); {@code unmet}
-	 * counts each one's dependencies that are not completed.
+	 * counts each one's dependencies that are not completed; {@code createdBy} is the
+	 * author's name or null.
 	 */
-	void insert(UUID parentId, List<NewItem> items, int[] unmet) {
+	void insert(UUID parentId, List<NewItem> items, int[] unmet, String createdBy) {
 		List<UUID> ids = new ArrayList<>();
 		List<String> titles = new ArrayList<>();
 		List<String> descriptions = new ArrayList<>();
@@ -172,6 +173,7 @@ class Items {
 			.param("metadata", SqlArrays.texts(metadata))
 			.param("parentId", parentId)
 			.param("unmet", SqlArrays.ints(unmet))
+			.param("createdBy", createdBy)
 			.update();
 	}
 
@@ -182,12 +184,13 @@ class Items {
 
 	/**
 	 * Marks the items cancelled and dequeues them; returns each cancelled item with its
-	 * parent.
+	 * parent. {@code cancelledBy} is the author's name or null.
 	 */
-	List<ParentLink> markCancelled(Collection<UUID> ids, String reason) {
+	List<ParentLink> markCancelled(Collection<UUID> ids, String reason, String cancelledBy) {
 		return this.jdbc.sql(MARK_CANCELLED)
 			.param("ids", SqlArrays.uuids(ids))
 			.param("reason", reason)
+			.param("cancelledBy", cancelledBy)
 			.query((rs, n) -> new ParentLink(rs.getObject("id", UUID.class), rs.getObject("parent_id", UUID.class)))
 			.list();
 	}

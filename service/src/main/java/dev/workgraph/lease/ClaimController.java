@@ -3,6 +3,8 @@ package dev.workgraph.lease;
 import java.io.IOException;
 import java.util.Optional;
 
+import dev.workgraph.access.Caller;
+import dev.workgraph.problem.InvalidRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Valid;
 import org.slf4j.Logger;
@@ -40,7 +42,7 @@ class ClaimController {
 	@PostMapping("/claims")
 	ResponseEntity<LeaseCommands.LeaseAndItem> claim(@Valid @RequestBody ClaimRequest request,
 			HttpServletResponse response) {
-		Optional<LeaseCommands.LeaseAndItem> claimed = this.leases.claim(request.workerId(), request.queues(),
+		Optional<LeaseCommands.LeaseAndItem> claimed = this.leases.claim(claimant(request.workerId()), request.queues(),
 				request.leaseSeconds(), request.waitOrZero());
 		if (claimed.isEmpty()) {
 			return ResponseEntity.noContent().build();
@@ -81,6 +83,23 @@ class ClaimController {
 				log.debug("Could not release lease {} of a gone client", claimed.lease().id(), failure);
 			}
 		}
+	}
+
+	/**
+	 * Who claims: a worker token claims as its own worker, so the body may leave
+	 * {@code workerId} out, and naming another worker is 403 {@code forbidden}. Without
+	 * access control the body must name the worker.
+	 */
+	static String claimant(String requested) {
+		String worker = Caller.currentWorker().orElse(null);
+		if (worker == null) {
+			if (requested == null) {
+				throw new InvalidRequest("workerId", "must not be null");
+			}
+			return requested;
+		}
+		Caller.requireActingAs((requested != null) ? requested : worker, "claim as worker " + requested);
+		return worker;
 	}
 
 }

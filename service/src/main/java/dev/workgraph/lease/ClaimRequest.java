@@ -14,9 +14,10 @@ import jakarta.validation.constraints.Size;
  * Body of {@code POST /claims}. {@code queues}, when given, is a non-empty list of queue
  * names; {@code leaseSeconds} is checked against {@code workgraph.lease.max-seconds};
  * {@code waitSeconds} (default 0) is how long the claim may wait for an item to become
- * ready (docs/adr/0008).
+ * ready (docs/adr/0008). {@code workerId} may be left out with a worker token, which
+ * names the worker.
  */
-record ClaimRequest(@NotNull @Text(min = 1, max = 200) String workerId,
+record ClaimRequest(@Text(min = 1, max = 200) String workerId,
 		@Size(min = 1, max = 100,
 				message = "must list between 1 and 100 queues") List<@NotNull @Pattern(regexp = QueueNames.PATTERN,
 						message = QueueNames.MESSAGE) String> queues,

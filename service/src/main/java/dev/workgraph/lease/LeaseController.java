@@ -2,6 +2,7 @@ package dev.workgraph.lease;
 
 import java.util.UUID;
 
+import dev.workgraph.access.Caller;
 import dev.workgraph.model.LeaseView;
 import jakarta.validation.Valid;
 
@@ -22,39 +23,49 @@ class LeaseController {
 
 	private final Decomposition decomposition;
 
-	LeaseController(LeaseCommands leases, Decomposition decomposition) {
+	private final LeaseHolders holders;
+
+	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders) {
 		this.leases = leases;
 		this.decomposition = decomposition;
+		this.holders = holders;
 	}
 
 	@GetMapping
 	LeaseView get(@PathVariable UUID leaseId) {
-		return this.leases.lease(leaseId);
+		LeaseView lease = this.leases.lease(leaseId);
+		Caller.requireActingAs(lease.workerId(), "read lease " + leaseId + " of another worker");
+		return lease;
 	}
 
 	@PostMapping("/renew")
 	LeaseView renew(@PathVariable UUID leaseId, @Valid @RequestBody RenewRequest request) {
+		this.holders.requireCallerHolds(leaseId);
 		return this.leases.renew(leaseId, request.epoch(), request.leaseSeconds());
 	}
 
 	@PostMapping("/complete")
 	LeaseCommands.LeaseAndItem complete(@PathVariable UUID leaseId, @Valid @RequestBody CompleteRequest request) {
+		this.holders.requireCallerHolds(leaseId);
 		return this.leases.complete(leaseId, request.epoch(), request.result());
 	}
 
 	@PostMapping("/release")
 	LeaseCommands.LeaseAndItem release(@PathVariable UUID leaseId, @Valid @RequestBody EndLeaseRequest request) {
+		this.holders.requireCallerHolds(leaseId);
 		return this.leases.release(leaseId, request.epoch(), request.reason());
 	}
 
 	@PostMapping("/cancel")
 	LeaseCommands.LeaseAndItem cancel(@PathVariable UUID leaseId, @Valid @RequestBody EndLeaseRequest request) {
+		this.holders.requireCallerHolds(leaseId);
 		return this.leases.cancel(leaseId, request.epoch(), request.reason());
 	}
 
 	@PostMapping("/decompose")
 	ResponseEntity<Decomposition.Decomposed> decompose(@PathVariable UUID leaseId,
 			@Valid @RequestBody DecomposeRequest request) {
+		this.holders.requireCallerHolds(leaseId);
 		return ResponseEntity.status(HttpStatus.CREATED)
 			.body(this.decomposition.decompose(leaseId, request.epoch(), request.children(), request.reason()));
 	}

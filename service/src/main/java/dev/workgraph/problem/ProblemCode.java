@@ -13,6 +13,7 @@ public enum ProblemCode {
 
 	MALFORMED_REQUEST(HttpStatus.BAD_REQUEST, "Malformed request"),
 	VALIDATION_FAILED(HttpStatus.UNPROCESSABLE_CONTENT, "Validation failed"),
+	UNAUTHENTICATED(HttpStatus.UNAUTHORIZED, "Unauthenticated"), FORBIDDEN(HttpStatus.FORBIDDEN, "Forbidden"),
 	NOT_FOUND(HttpStatus.NOT_FOUND, "Not found"),
 	METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
 	NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),

@@ -12,11 +12,13 @@ import dev.workgraph.model.LeaseView;
 /**
  * An item as every endpoint shows it: its fields, why it is blocked, what it depends on,
  * its children with their results, its active lease and all its attention requests with
- * their answers.
+ * their answers. {@code createdBy} and {@code cancelledBy} name the token that made the
+ * change; they are null when access control was off, and {@code cancelledBy} is null for
+ * an item that is not cancelled.
  */
 public record ItemView(UUID id, String title, String description, int priority, String queue,
 		@JsonRawValue String metadata, UUID parentId, @JsonRawValue String result, long epoch, ItemStatus status,
 		Instant createdAt, Instant updatedAt, Instant readySince, Instant closedAt, String cancelReason,
-		Blockers blockers, List<DependencyView> dependsOn, List<ChildView> children, LeaseView lease,
-		List<AttentionRequestView> attentionRequests) {
+		String createdBy, String cancelledBy, Blockers blockers, List<DependencyView> dependsOn,
+		List<ChildView> children, LeaseView lease, List<AttentionRequestView> attentionRequests) {
 }

@@ -193,8 +193,8 @@ public class ItemViews {
 	private static ItemView view(ItemRow row, Parts parts) {
 		return new ItemView(row.id(), row.title(), row.description(), row.priority(), row.queue(), row.metadata(),
 				row.parentId(), row.result(), row.epoch(), row.status(), row.createdAt(), row.updatedAt(),
-				row.readySince(), row.closedAt(), row.cancelReason(), row.blockers(), parts.dependsOn(),
-				parts.children(), parts.lease(), parts.attentionRequests());
+				row.readySince(), row.closedAt(), row.cancelReason(), row.createdBy(), row.cancelledBy(),
+				row.blockers(), parts.dependsOn(), parts.children(), parts.lease(), parts.attentionRequests());
 	}
 
 	/**

@@ -33,6 +33,12 @@ public class LeaseViews {
 	static final String LEASES_OF_ITEM = ACTIVE_AND_ENDED.formatted(LeaseRows.ACTIVE, "l.item_id = :itemId",
 			LeaseRows.ENDED, "h.item_id = :itemId") + "order by epoch\n";
 
+	/** Whether the worker holds or held a lease on the item. */
+	static final String HELD_BY = """
+			select exists (select 1 from leases where item_id = :itemId and worker_id = :workerId)
+			    or exists (select 1 from lease_history where item_id = :itemId and worker_id = :workerId)
+			""";
+
 	private final JdbcClient jdbc;
 
 	public LeaseViews(JdbcClient jdbc) {
@@ -45,6 +51,14 @@ public class LeaseViews {
 
 	public List<LeaseView> ofItem(UUID itemId) {
 		return this.jdbc.sql(LEASES_OF_ITEM).param("itemId", itemId).query(LeaseRows::map).list();
+	}
+
+	/**
+	 * Whether the worker holds, or once held, a lease on the item: a worker token may
+	 * read those items only.
+	 */
+	public boolean heldBy(UUID itemId, String workerId) {
+		return this.jdbc.sql(HELD_BY).param("itemId", itemId).param("workerId", workerId).query(Boolean.class).single();
 	}
 
 }

@@ -51,6 +51,7 @@ final class ChaosCluster implements AutoCloseable {
 			// often.
 			properties.put("workgraph.lease.max-consecutive-expirations", "2");
 			properties.put("spring.main.banner-mode", "off");
+			properties.put("workgraph.security.enabled", "false");
 			for (int i = 0; i < instanceCount; i++) {
 				Map<String, String> clock = (i == 1) ? wrongClock() : Map.of();
 				cluster.instances.add(new ServiceInstance("instance-" + i, properties, clock,

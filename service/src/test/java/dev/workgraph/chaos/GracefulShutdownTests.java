@@ -124,7 +124,8 @@ class GracefulShutdownTests {
 					Map.of("spring.datasource.url", postgres.jdbcUrl("workgraph_shutdown"),
 							"spring.datasource.username", "postgres", "spring.datasource.password", "",
 							"workgraph.lease.reaper-batch-size", Integer.toString(REAPER_BATCH),
-							"workgraph.lease.reaper-interval", "200ms", "spring.main.banner-mode", "off"),
+							"workgraph.lease.reaper-interval", "200ms", "spring.main.banner-mode", "off",
+							"workgraph.security.enabled", "false"),
 					Map.of(), "the machine's clock", log);
 			service.start();
 			try (Connection db = postgres.connect("workgraph_shutdown");

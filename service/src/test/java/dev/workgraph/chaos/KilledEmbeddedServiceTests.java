@@ -28,9 +28,10 @@ class KilledEmbeddedServiceTests {
 		Path dataDir = this.workDir.resolve("postgres");
 		Path log = Path.of("target", "killed-embedded-service", "service.log");
 		Files.deleteIfExists(log);
-		ServiceInstance service = new ServiceInstance("embedded", Map.of("spring.datasource.url", "",
-				"workgraph.embedded-database.data-dir", dataDir.toString(), "spring.main.banner-mode", "off"), Map.of(),
-				"the machine's clock", log);
+		ServiceInstance service = new ServiceInstance("embedded",
+				Map.of("spring.datasource.url", "", "workgraph.embedded-database.data-dir", dataDir.toString(),
+						"spring.main.banner-mode", "off", "workgraph.security.enabled", "false"),
+				Map.of(), "the machine's clock", log);
 		Optional<ProcessHandle> leftover = Optional.empty();
 		try {
 			service.start();

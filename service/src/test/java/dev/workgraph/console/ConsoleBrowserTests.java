@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -210,19 +211,23 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 		open("#/queues");
 		waitFor(By.cssSelector("#queues table"));
 		JsonNode queues = this.api.get("/queues").body().path("queues");
-		List<WebElement> rows = browser.driver.findElements(By.cssSelector("#queues tbody tr"));
-		assertThat(rows).hasSize(queues.size()).hasSize(3);
-		for (int i = 0; i < rows.size(); i++) {
-			WebElement row = rows.get(i);
-			JsonNode queue = queues.get(i);
-			assertThat(row.getAttribute("data-queue")).isEqualTo(queue.path("name").asString());
-			for (String status : List.of("ready", "leased", "blocked")) {
-				assertThat(row.findElement(By.cssSelector("td." + status)).getText()).as("%s %s", queue, status)
-					.isEqualTo(queue.path(status).asString());
-			}
-		}
+		List<String> expected = new ArrayList<>();
+		queues.forEach((queue) -> expected.add(queue.path("name").asString() + " " + queue.path("ready").asString()
+				+ " " + queue.path("leased").asString() + " " + queue.path("blocked").asString()));
+		assertThat(expected).hasSize(3);
+		// The page redraws itself every 2 s: read all rows in one go.
+		new WebDriverWait(browser.driver, Duration.ofSeconds(10))
+			.until((driver) -> expected.equals(driver.executeScript(
+					"""
+							return [...document.querySelectorAll('#queues tbody tr')].map((row) => [row.dataset.queue,
+							  ...['ready', 'leased', 'blocked'].map((s) => row.querySelector('td.' + s).textContent)].join(' '));
+							""")));
 		browser.screenshot("queues");
-		browser.driver.findElement(By.cssSelector("tr[data-queue='writing'] td.ready a")).click();
+		new WebDriverWait(browser.driver, Duration.ofSeconds(10)).ignoring(StaleElementReferenceException.class)
+			.until((driver) -> {
+				driver.findElement(By.cssSelector("tr[data-queue='writing'] td.ready a")).click();
+				return true;
+			});
 		waitFor(By.cssSelector("#items table"));
 		assertThat(browser.driver.findElements(By.cssSelector("#items tbody tr"))).hasSize(4);
 	}

@@ -5,12 +5,13 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
+import dev.workgraph.testing.Api;
 import dev.workgraph.testing.ServiceTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -28,7 +29,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * may not use the console, an admin token opens it, and the token stays in the tab's
  * session storage only (no URL, no cookie, no local storage).
  */
-@Disabled("needs bearer tokens and POST /tokens from the security branch: enable once it is merged")
 @TestPropertySource(properties = { "workgraph.security.enabled=true",
 		"workgraph.security.bootstrap-admin-token=" + ConsoleSignInBrowserTests.ADMIN_TOKEN })
 class ConsoleSignInBrowserTests extends ServiceTest {
@@ -77,6 +77,23 @@ class ConsoleSignInBrowserTests extends ServiceTest {
 			.doesNotContain(operator);
 		assertThat(browser.driver.executeScript("return sessionStorage.getItem('workgraph.console.token')"))
 			.isEqualTo(operator);
+
+		// Signed in, an answer is recorded under the token's name.
+		Api asWorker = this.api.as(worker);
+		Api asOperator = this.api.as(operator);
+		assertThat(asOperator.post("/items", Map.of("title", "Pick the release name")).status()).isEqualTo(201);
+		JsonNode claim = asWorker.post("/claims", Map.of("queues", List.of("default"))).body();
+		JsonNode asked = asWorker
+			.post("/leases/" + claim.path("lease").path("id").asString() + "/attention-requests",
+					Map.of("epoch", claim.path("lease").path("epoch").asLong(), "question", "Aurora or Borealis?"))
+			.body();
+		WebElement card = waitFor(By.cssSelector("article[data-request-id='" + asked.path("id").asString() + "']"));
+		assertThat(card.findElements(By.name("resolvedBy"))).as("no name to type: the token's is used").isEmpty();
+		card.findElement(By.name("resolution")).sendKeys("Aurora");
+		card.findElement(By.cssSelector("button[type=submit]")).click();
+		waitFor(By.cssSelector(".answered .status[data-status='ready']"));
+		JsonNode resolved = asOperator.get("/attention-requests/" + asked.path("id").asString()).body();
+		assertThat(resolved.path("resolvedBy").asString()).isEqualTo("console-operator");
 
 		// A reload keeps the session; signing out forgets the token.
 		browser.driver.navigate().refresh();

@@ -142,8 +142,9 @@ class EmbeddedDatabaseTests {
 	}
 
 	private static ConfigurableApplicationContext run(String... args) {
-		List<String> all = new ArrayList<>(List.of("--server.port=0", "--spring.main.banner-mode=off",
-				"--workgraph.lease.reaper-enabled=false", "--workgraph.lease.vacuum-interval=0s"));
+		List<String> all = new ArrayList<>(
+				List.of("--server.port=0", "--spring.main.banner-mode=off", "--workgraph.lease.reaper-enabled=false",
+						"--workgraph.lease.vacuum-interval=0s", "--workgraph.security.enabled=false"));
 		all.addAll(List.of(args));
 		return new SpringApplicationBuilder(WorkGraphApplication.class).run(all.toArray(String[]::new));
 	}

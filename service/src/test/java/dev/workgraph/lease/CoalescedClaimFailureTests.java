@@ -43,7 +43,8 @@ class CoalescedClaimFailureTests extends LeaseTestSupport {
 				"--spring.datasource.url=" + database.jdbcUrl(), "--spring.datasource.username=" + database.username(),
 				"--spring.datasource.password=" + database.password(), "--spring.datasource.hikari.pool-name=impatient",
 				"--spring.datasource.hikari.connection-init-sql=set statement_timeout = '500ms'",
-				"--workgraph.lease.reaper-enabled=false", "--workgraph.lease.vacuum-interval=0s");
+				"--workgraph.lease.reaper-enabled=false", "--workgraph.lease.vacuum-interval=0s",
+				"--workgraph.security.enabled=false");
 	}
 
 	@AfterAll

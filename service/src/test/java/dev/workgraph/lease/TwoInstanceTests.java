@@ -43,7 +43,7 @@ class TwoInstanceTests extends LeaseTestSupport {
 				"--spring.datasource.url=" + database.jdbcUrl(), "--spring.datasource.username=" + database.username(),
 				"--spring.datasource.password=" + database.password(),
 				"--spring.datasource.hikari.pool-name=second-instance", "--workgraph.lease.reaper-enabled=false",
-				"--workgraph.lease.vacuum-interval=0s");
+				"--workgraph.lease.vacuum-interval=0s", "--workgraph.security.enabled=false");
 	}
 
 	@AfterAll

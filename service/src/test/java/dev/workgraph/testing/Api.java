@@ -25,8 +25,31 @@ public final class Api {
 
 	private final String base;
 
+	/** Sent with every request (before any a call adds): e.g. Authorization. */
+	private final Map<String, String> headers;
+
 	public Api(int port) {
-		this.base = "http://127.0.0.1:" + port;
+		this("http://127.0.0.1:" + port, Map.of());
+	}
+
+	private Api(String base, Map<String, String> headers) {
+		this.base = base;
+		this.headers = headers;
+	}
+
+	/**
+	 * The same client sending {@code Authorization: Bearer <token>} with every request.
+	 */
+	public Api as(String token) {
+		return new Api(this.base, Map.of("Authorization", "Bearer " + token));
+	}
+
+	/**
+	 * The same client sending this {@code Authorization} header (any scheme) with every
+	 * request.
+	 */
+	public Api withAuthorization(String authorization) {
+		return new Api(this.base, Map.of("Authorization", authorization));
 	}
 
 	public Response get(String path) {
@@ -73,6 +96,7 @@ public final class Api {
 	}
 
 	private Response send(HttpRequest.Builder request) {
+		this.headers.forEach(request::header);
 		try {
 			HttpResponse<String> response = this.client.send(request.timeout(Duration.ofSeconds(60)).build(),
 					HttpResponse.BodyHandlers.ofString());

@@ -13,12 +13,15 @@ import org.springframework.context.annotation.Import;
  * The real service on a random port against this run's database. The reaper and the queue
  * vacuum do not run on a schedule here: tests that need expiries recorded call the reaper
  * themselves, so that "expired but not yet recorded" is a state they can hold on to.
+ * Access control is off ({@code workgraph.security.enabled=false}): tests about access
+ * turn it on with their own properties.
  */
 @Documented
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "workgraph.lease.reaper-enabled=false", "workgraph.lease.vacuum-interval=0s" })
+		properties = { "workgraph.lease.reaper-enabled=false", "workgraph.lease.vacuum-interval=0s",
+				"workgraph.security.enabled=false" })
 @Import(TestDatabaseConfiguration.class)
 public @interface IntegrationTest {
 

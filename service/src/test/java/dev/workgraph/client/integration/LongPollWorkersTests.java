@@ -49,7 +49,7 @@ class LongPollWorkersTests extends WorkerClientTest {
 				"--spring.datasource.username=" + database.username(),
 				"--spring.datasource.password=" + database.password(),
 				"--spring.datasource.hikari.pool-name=second-instance", "--workgraph.lease.reaper-enabled=false",
-				"--workgraph.lease.vacuum-interval=0s");
+				"--workgraph.lease.vacuum-interval=0s", "--workgraph.security.enabled=false");
 	}
 
 	@AfterAll

@@ -22,7 +22,6 @@ import dev.workgraph.client.worker.Worker;
 import dev.workgraph.testing.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -37,7 +36,6 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * by an admin; a worker token that names its worker; 401 and 403 as their own exceptions;
  * and a worker runtime that sends its token with every request.
  */
-@Disabled("Needs access control on the service: bearer tokens, roles, POST/GET/DELETE /tokens")
 class SecuredServiceTests {
 
 	private static final String ADMIN_TOKEN = "client-tests-bootstrap-admin-" + UUID.randomUUID();

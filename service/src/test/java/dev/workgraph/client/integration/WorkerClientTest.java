@@ -7,6 +7,7 @@ import dev.workgraph.client.WorkGraphClient;
 import dev.workgraph.client.worker.Backoff;
 import dev.workgraph.client.worker.ItemHandler;
 import dev.workgraph.client.worker.Worker;
+import dev.workgraph.item.ReadyWaiters;
 import dev.workgraph.lease.LeaseReaper;
 import dev.workgraph.testing.ServiceTest;
 import org.junit.jupiter.api.AfterEach;
@@ -27,6 +28,9 @@ abstract class WorkerClientTest extends ServiceTest {
 
 	@Autowired
 	protected LeaseReaper reaper;
+
+	@Autowired
+	private ReadyWaiters waiters;
 
 	protected WorkGraphClient client;
 
@@ -50,16 +54,24 @@ abstract class WorkerClientTest extends ServiceTest {
 			thread.join();
 		}
 		this.workers.clear();
+		// A stopped worker's waiting claim stays on the service until its wait ends (the
+		// service cannot tell that the client hung up while nothing is written): let it
+		// end, so that it takes nothing another test creates.
+		long deadline = System.nanoTime() + Duration.ofSeconds(65).toNanos();
+		while (this.waiters.waiting() > 0 && System.nanoTime() - deadline < 0) {
+			Thread.sleep(20);
+		}
 	}
 
 	/**
-	 * A worker on the service with quick polling: the service under test may not take
-	 * {@code waitSeconds} yet, and then the worker polls.
+	 * A worker on the service with short waiting claims (one second), so that a stopped
+	 * worker's last claim does not outlive its test by long, and quick polling otherwise.
 	 */
 	protected Worker.Builder worker(String workerId, ItemHandler handler) {
 		return Worker.builder(this.client)
 			.workerId(workerId)
 			.handler(handler)
+			.waitSeconds(1)
 			.pollBackoff(Backoff.exponential(Duration.ofMillis(50), Duration.ofMillis(200)))
 			.retryBackoff(Backoff.exponential(Duration.ofMillis(50), Duration.ofMillis(500)));
 	}

@@ -1,0 +1,75 @@
+package dev.workgraph.access;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.GrantedAuthority;
+import org.springframework.security.core.authority.SimpleGrantedAuthority;
+import org.springframework.security.core.context.SecurityContextHolder;
+import org.springframework.security.oauth2.core.OAuth2AuthenticatedPrincipal;
+
+/**
+ * Who is making the current request: the token it presented. Features ask
+ * {@link #current()}; it is empty when access control is off (and on threads that serve
+ * no request, such as the reaper), and then nothing is restricted and nothing is recorded
+ * as the author of a change.
+ *
+ * @param tokenId the token's id (null for the configured bootstrap token)
+ * @param name the token's name, recorded as the author of changes
+ * @param role what it may do
+ * @param workerId the worker a worker token acts as, else null
+ */
+public record Caller(UUID tokenId, String name, Role role, String workerId) implements OAuth2AuthenticatedPrincipal {
+
+	/** The caller of the request this thread serves, if access control identified one. */
+	public static Optional<Caller> current() {
+		Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+		if (authentication != null && authentication.getPrincipal() instanceof Caller caller) {
+			return Optional.of(caller);
+		}
+		return Optional.empty();
+	}
+
+	/** The current caller's name, or null: the author to record for a change. */
+	public static String currentName() {
+		return current().map(Caller::name).orElse(null);
+	}
+
+	/**
+	 * The worker the current caller is bound to when it is a worker token; empty for
+	 * operators, admins and when access control is off.
+	 */
+	public static Optional<String> currentWorker() {
+		return current().filter((caller) -> caller.role() == Role.WORKER).map(Caller::workerId);
+	}
+
+	/**
+	 * Refuses with 403 {@code forbidden} when the current caller is a worker token bound
+	 * to another worker than {@code workerId}; anyone else passes.
+	 */
+	public static void requireActingAs(String workerId, String what) {
+		Optional<String> worker = currentWorker();
+		if (worker.isPresent() && !worker.get().equals(workerId)) {
+			throw new Forbidden("This token acts as worker " + worker.get() + " and may not " + what);
+		}
+	}
+
+	@Override
+	public Map<String, Object> getAttributes() {
+		return Map.of();
+	}
+
+	@Override
+	public List<GrantedAuthority> getAuthorities() {
+		return List.of(new SimpleGrantedAuthority(this.role.authority()));
+	}
+
+	@Override
+	public String getName() {
+		return this.name;
+	}
+
+}

@@ -1,0 +1,82 @@
+package dev.workgraph.access;
+
+import java.net.URI;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import dev.workgraph.problem.InvalidRequest;
+import jakarta.validation.Valid;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Token management (admins, see {@link AccessRules}). The secret is in the answer to
+ * {@code POST /tokens} and nowhere else: not in the database, the listing or the log.
+ */
+@RestController
+@RequestMapping("/tokens")
+class TokenController {
+
+	private static final Logger log = LoggerFactory.getLogger(TokenController.class);
+
+	private final Tokens tokens;
+
+	TokenController(Tokens tokens) {
+		this.tokens = tokens;
+	}
+
+	@PostMapping
+	ResponseEntity<IssuedToken> create(@Valid @RequestBody NewTokenRequest request) {
+		Role role;
+		try {
+			role = Role.fromWire(request.role());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidRequest("role", "must be one of worker, operator, admin");
+		}
+		if (role == Role.WORKER && request.workerId() == null) {
+			throw new InvalidRequest("workerId", "is required for a worker token");
+		}
+		if (role != Role.WORKER && request.workerId() != null) {
+			throw new InvalidRequest("workerId", "is only for worker tokens");
+		}
+		String secret = TokenSecrets.newSecret();
+		Tokens.TokenRow row = this.tokens.insert(request.name(), role, request.workerId(), TokenSecrets.hash(secret));
+		log.info("Token {} created for {} (role {}{}) by {}", row.id(), row.name(), role.wire(),
+				(row.workerId() != null) ? ", worker " + row.workerId() : "", Caller.currentName());
+		return ResponseEntity.created(URI.create("/tokens/" + row.id()))
+			.body(new IssuedToken(row.id(), row.name(), row.role(), row.workerId(), secret, row.createdAt()));
+	}
+
+	@GetMapping
+	TokenList list() {
+		return new TokenList(this.tokens.list());
+	}
+
+	@DeleteMapping("/{id}")
+	ResponseEntity<Void> revoke(@PathVariable UUID id) {
+		if (!this.tokens.revoke(id)) {
+			throw new TokenNotFound(id);
+		}
+		log.info("Token {} revoked by {}", id, Caller.currentName());
+		return ResponseEntity.noContent().build();
+	}
+
+	/** The answer to {@code POST /tokens}: the only time the secret is shown. */
+	record IssuedToken(UUID id, String name, Role role, String workerId, String token, Instant createdAt) {
+	}
+
+	record TokenList(List<Tokens.TokenRow> tokens) {
+	}
+
+}

@@ -1,0 +1,130 @@
+package dev.workgraph.access;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+import dev.workgraph.model.Rows;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The {@code access_tokens} table: tokens by the hash of their secret. */
+@Repository
+class Tokens {
+
+	static final String TOKEN_COLUMNS = "id, name, role, worker_id, created_at, last_used_at, revoked_at";
+
+	static final String INSERT = """
+			insert into access_tokens (id, name, role, worker_id, secret_hash)
+			values (:id, :name, :role, :workerId, :secretHash)
+			returning %s
+			""".formatted(TOKEN_COLUMNS);
+
+	/**
+	 * The token a request presents, with whether its lastUsedAt is due for a write (on
+	 * PostgreSQL's clock, like every time in the service).
+	 */
+	static final String FIND_BY_SECRET_HASH = """
+			select id, name, role, worker_id, revoked_at is not null as revoked,
+			    (last_used_at is null or last_used_at < now() - interval '1 minute') as last_use_stale
+			from access_tokens
+			where secret_hash = :secretHash
+			""";
+
+	/**
+	 * Records a use at most once a minute: requests that race here after the first one
+	 * wait for its row lock, then see a fresh lastUsedAt and write nothing.
+	 */
+	static final String TOUCH_IF_STALE = """
+			update access_tokens set last_used_at = now()
+			where id = :id and (last_used_at is null or last_used_at < now() - interval '1 minute')
+			""";
+
+	static final String LIST = "select " + TOKEN_COLUMNS + " from access_tokens order by created_at, id";
+
+	static final String REVOKE = """
+			update access_tokens set revoked_at = coalesce(revoked_at, now()) where id = :id
+			""";
+
+	/**
+	 * Serializes the bootstrap check across instances starting at the same time, for the
+	 * rest of the transaction.
+	 */
+	static final String LOCK_FOR_BOOTSTRAP = "select pg_advisory_xact_lock(hashtext('workgraph.access.bootstrap'))";
+
+	static final String ANY_TOKEN = "select exists (select 1 from access_tokens)";
+
+	private final JdbcClient jdbc;
+
+	Tokens(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	TokenRow insert(String name, Role role, String workerId, byte[] secretHash) {
+		return this.jdbc.sql(INSERT)
+			.param("id", dev.workgraph.support.Uuid7.next())
+			.param("name", name)
+			.param("role", role.wire())
+			.param("workerId", workerId)
+			.param("secretHash", secretHash)
+			.query(Tokens::row)
+			.single();
+	}
+
+	Optional<Presented> findBySecretHash(byte[] secretHash) {
+		return this.jdbc.sql(FIND_BY_SECRET_HASH)
+			.param("secretHash", secretHash)
+			.query((rs,
+					n) -> new Presented(
+							new Caller(Rows.uuid(rs, "id"), rs.getString("name"), Role.fromWire(rs.getString("role")),
+									rs.getString("worker_id")),
+							rs.getBoolean("revoked"), rs.getBoolean("last_use_stale")))
+			.optional();
+	}
+
+	void touch(UUID id) {
+		this.jdbc.sql(TOUCH_IF_STALE).param("id", id).update();
+	}
+
+	List<TokenRow> list() {
+		return this.jdbc.sql(LIST).query(Tokens::row).list();
+	}
+
+	/**
+	 * Revokes the token (once: a second revocation keeps the first time); false if
+	 * unknown.
+	 */
+	boolean revoke(UUID id) {
+		return this.jdbc.sql(REVOKE).param("id", id).update() == 1;
+	}
+
+	/**
+	 * In a transaction: waits for other instances' bootstrap checks, then says whether
+	 * any token exists.
+	 */
+	boolean anyTokenUnderBootstrapLock() {
+		this.jdbc.sql(LOCK_FOR_BOOTSTRAP).query((rs, n) -> 1).list();
+		return this.jdbc.sql(ANY_TOKEN).query(Boolean.class).single();
+	}
+
+	private static TokenRow row(java.sql.ResultSet rs, int n) throws java.sql.SQLException {
+		return new TokenRow(Rows.uuid(rs, "id"), rs.getString("name"), Role.fromWire(rs.getString("role")),
+				rs.getString("worker_id"), Rows.instant(rs, "created_at"), Rows.instant(rs, "last_used_at"),
+				Rows.instant(rs, "revoked_at"));
+	}
+
+	/** A token as listed: never its secret, which is not stored. */
+	record TokenRow(UUID id, String name, Role role, String workerId, Instant createdAt, Instant lastUsedAt,
+			Instant revokedAt) {
+	}
+
+	/**
+	 * The token a request presented, whether it is revoked, whether its use is due to be
+	 * recorded.
+	 */
+	record Presented(Caller caller, boolean revoked, boolean lastUseStale) {
+	}
+
+}

@@ -1,0 +1,60 @@
+package dev.workgraph.lease;
+
+import java.util.Optional;
+import java.util.UUID;
+
+import dev.workgraph.access.Caller;
+import dev.workgraph.access.Forbidden;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * Who a lease belongs to. A worker token acts only on leases granted to its own worker:
+ * {@link #requireCallerHolds} is the check every lease mutation makes (and a batch makes
+ * per entry) before fencing, so an impostor learns nothing about the lease's state and
+ * writes nothing.
+ *
+ * <p>
+ * It needs no lock and no transaction: a lease id is one grant, and its worker never
+ * changes (the lease moves from {@code leases} to {@code lease_history} unchanged), so
+ * the answer read here is the answer at the time of the write.
+ */
+@Repository
+public class LeaseHolders {
+
+	static final String WORKER_OF_LEASE = """
+			select worker_id from leases where id = :leaseId
+			union all
+			select worker_id from lease_history where lease_id = :leaseId
+			""";
+
+	private final JdbcClient jdbc;
+
+	LeaseHolders(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/**
+	 * Passes when the current caller may act on the lease: anyone when access control is
+	 * off, operators and admins (whom the access rules keep from lease mutations anyway),
+	 * and the worker the lease was granted to. An unknown lease is 404 {@code not_found}
+	 * (as without access control); another worker's lease is 403 {@code forbidden}.
+	 */
+	public void requireCallerHolds(UUID leaseId) {
+		Optional<String> worker = Caller.currentWorker();
+		if (worker.isEmpty()) {
+			return;
+		}
+		String holder = this.jdbc.sql(WORKER_OF_LEASE)
+			.param("leaseId", leaseId)
+			.query(String.class)
+			.optional()
+			.orElseThrow(() -> new LeaseNotFound(leaseId));
+		if (!holder.equals(worker.get())) {
+			throw new Forbidden(
+					"Lease " + leaseId + " was granted to another worker; this token acts as worker " + worker.get());
+		}
+	}
+
+}

@@ -1,0 +1,76 @@
+package dev.workgraph.access;
+
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.workgraph.support.Transactions;
+import dev.workgraph.testing.Concurrently;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.DefaultApplicationArguments;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A service with access control on and no token at all creates one admin token at
+ * start-up and prints it once, on its own line; instances starting together create one
+ * between them.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class BootstrapTokenTests extends SecuredServiceTest {
+
+	private static final Pattern PRINTED = Pattern.compile("Admin token: (wg_[A-Za-z0-9_-]{43})$", Pattern.MULTILINE);
+
+	@Autowired
+	Tokens tokens;
+
+	@Autowired
+	Transactions transactions;
+
+	@Test
+	void withNoTokenAtAllOneAdminTokenIsCreatedAndPrintedOnce(CapturedOutput output) {
+		this.jdbc.sql("delete from access_tokens").update();
+		// Eight instances starting at once.
+		Concurrently.run(8, (i) -> {
+			new BootstrapToken(new AccessProperties(true, null), this.tokens, this.transactions)
+				.run(new DefaultApplicationArguments());
+			return null;
+		});
+		assertThat(count("select count(*) from access_tokens where name = 'bootstrap' and role = 'admin'"))
+			.isEqualTo(1);
+		assertThat(count("select count(*) from access_tokens")).isEqualTo(1);
+		Matcher printed = PRINTED.matcher(output.getAll());
+		assertThat(printed.find()).as(output.getAll()).isTrue();
+		String token = printed.group(1);
+		assertThat(printed.find()).as("printed once").isFalse();
+		assertThat(output.getAll().lines().filter((line) -> line.contains(token)).toList()).hasSize(1)
+			.allSatisfy((line) -> assertThat(line).contains("Authorization: Bearer"));
+
+		assertThat(this.api.as(token).get("/tokens").status()).isEqualTo(200);
+		// A later start finds a token and creates none.
+		new BootstrapToken(new AccessProperties(true, null), this.tokens, this.transactions)
+			.run(new DefaultApplicationArguments());
+		assertThat(count("select count(*) from access_tokens")).isEqualTo(1);
+		assertThat(PRINTED.matcher(output.getAll()).results().count()).isEqualTo(1);
+	}
+
+	@Test
+	void aConfiguredBootstrapTokenIsAnAdminNamedBootstrapAndCreatesNothing(CapturedOutput output) {
+		this.jdbc.sql("delete from access_tokens").update();
+		new BootstrapToken(new AccessProperties(true, "configured-secret"), this.tokens, this.transactions)
+			.run(new DefaultApplicationArguments());
+		assertThat(count("select count(*) from access_tokens")).isZero();
+		assertThat(output.getAll()).doesNotContain("configured-secret");
+		assertThat(this.admin.post("/items", java.util.Map.of("title", "by bootstrap"))
+			.body()
+			.path("createdBy")
+			.asString()).isEqualTo("bootstrap");
+		assertThat(List.of(this.admin.get("/tokens").status())).containsExactly(200);
+	}
+
+}
