@@ -217,7 +217,7 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 		assertThat(expected).hasSize(3);
 		// The page redraws itself every 2 s: read all rows in one go.
 		new WebDriverWait(browser.driver, Duration.ofSeconds(10))
-			.until((driver) -> expected.equals(driver.executeScript(
+			.until((driver) -> expected.equals(browser.driver.executeScript(
 					"""
 							return [...document.querySelectorAll('#queues tbody tr')].map((row) => [row.dataset.queue,
 							  ...['ready', 'leased', 'blocked'].map((s) => row.querySelector('td.' + s).textContent)].join(' '));
