@@ -104,7 +104,7 @@ public class LongPoll {
 							clientMillis.add((received - sent) / 1e6);
 						}
 						HttpResponse<String> done = post(http, base + "/leases/" + lease.get("id") + "/complete",
-								auth.tokenFor(workerId), "{\"epoch\":" + lease.get("epoch") + "}");
+								auth.tokenFor(workerId), "{\"epoch\":" + ((Number) lease.get("epoch")).longValue() + "}");
 						if (done.statusCode() != 200) {
 							errors.incrementAndGet();
 						}

@@ -45,7 +45,10 @@ final class Sql {
 	/** The read that builds the complete's answer (the item's view, by its id). */
 	final String itemView;
 
-	/** The read that builds the claim's answer (the claimed row's parts, by its id). */
+	/**
+	 * The read that builds the claim's answer (the claimed row's parts, by its id); null
+	 * when the claim statement answers the view itself.
+	 */
 	final String claimView;
 
 	/** Where each statement came from (name -> class#field), for the results file. */
@@ -58,7 +61,7 @@ final class Sql {
 		this.complete = constant(app, names, "complete");
 		this.renew = constant(app, names, "renew");
 		this.audit = constant(app, names, "audit");
-		this.claimView = constant(app, names, "claimView");
+		this.claimView = names.containsKey("claimView") ? constant(app, names, "claimView") : null;
 		this.itemView = constant(app, names, "itemView");
 	}
 
@@ -169,8 +172,9 @@ final class Sql {
 	 * responses (ItemViews), i.e. all the SQL the service runs per item, without HTTP.
 	 */
 	String lifecycleWithViews() {
-		return claimScript() + viewScript(this.sources.get("claimView") + " for the claim's answer", this.claimView)
-				+ completeScript() + viewScript(this.sources.get("itemView") + " for the complete's answer", this.itemView);
+		String claimView = (this.claimView != null)
+				? viewScript(this.sources.get("claimView") + " for the claim's answer", this.claimView) : "";
+		return claimScript() + claimView + completeScript() + viewScript(this.sources.get("itemView") + " for the complete's answer", this.itemView);
 	}
 
 	private static void unzip(Path jar, Path dir) throws IOException {

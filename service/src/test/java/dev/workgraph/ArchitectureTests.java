@@ -31,7 +31,7 @@ class ArchitectureTests {
 
 	/** What every feature may use, and which uses none of them. */
 	private static final String[] SHARED = { "dev.workgraph.model..", "dev.workgraph.problem..",
-			"dev.workgraph.input..", "dev.workgraph.support..", "dev.workgraph.database.." };
+			"dev.workgraph.input..", "dev.workgraph.support..", "dev.workgraph.database..", "dev.workgraph.metrics.." };
 
 	@Test
 	void packagesDoNotDependOnEachOtherInCycles() {

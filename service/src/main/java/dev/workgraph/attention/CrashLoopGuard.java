@@ -10,7 +10,10 @@ import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.lease.ExpiredLease;
 import dev.workgraph.lease.ExpiryListener;
 import dev.workgraph.lease.LeaseProperties;
+import dev.workgraph.metrics.AfterCommit;
 import dev.workgraph.support.Uuid7;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
@@ -38,10 +41,16 @@ class CrashLoopGuard implements ExpiryListener {
 
 	private final int threshold;
 
-	CrashLoopGuard(AttentionRequests requests, JsonMapper json, LeaseProperties properties) {
+	/** {@code workgraph_crash_loop_holds_total}: items held, counted once committed. */
+	private final Counter holds;
+
+	CrashLoopGuard(AttentionRequests requests, JsonMapper json, LeaseProperties properties, MeterRegistry registry) {
 		this.requests = requests;
 		this.json = json;
 		this.threshold = properties.maxConsecutiveExpirations();
+		this.holds = Counter.builder("workgraph.crash.loop.holds")
+			.description("Items held by the crash-loop guard after too many lease expiries in a row")
+			.register(registry);
 	}
 
 	@Override
@@ -63,6 +72,7 @@ class CrashLoopGuard implements ExpiryListener {
 					question(lease, leases), context(lease, leases));
 			held.add(BlockerDelta.attentionRequests(lease.itemId(), +1));
 		}
+		AfterCommit.run(() -> this.holds.increment(held.size()));
 		return held;
 	}
 

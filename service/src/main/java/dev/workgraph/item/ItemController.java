@@ -17,6 +17,8 @@ import dev.workgraph.model.LeaseView;
 import dev.workgraph.view.LeaseViews;
 import dev.workgraph.view.Page;
 import dev.workgraph.web.RequestBodies;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
 import tools.jackson.databind.node.ObjectNode;
 
@@ -53,7 +55,12 @@ class ItemController {
 		this.bodies = bodies;
 	}
 
+	/**
+	 * The body is bound by hand (see RequestBodies); the API document shows its shape.
+	 */
 	@PostMapping
+	@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+			content = @Content(schema = @Schema(implementation = CreateItemRequest.class)))
 	ResponseEntity<ItemView> create(@RequestBody ObjectNode body,
 			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey) {
 		CreateItemRequest request = this.bodies.bind(body, CreateItemRequest.class);

@@ -1,10 +1,12 @@
 package dev.workgraph.lease;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 
 import dev.workgraph.access.Caller;
 import dev.workgraph.problem.InvalidRequest;
+import dev.workgraph.support.LogContext;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.validation.Valid;
 import org.slf4j.Logger;
@@ -47,10 +49,13 @@ class ClaimController {
 		if (claimed.isEmpty()) {
 			return ResponseEntity.noContent().build();
 		}
+		// Whatever is logged from here on while answering names the lease and item.
+		LogContext.lease(claimed.get().lease().id());
+		LogContext.item(claimed.get().item().id());
 		if (request.waitOrZero() == 0) {
 			return ResponseEntity.status(HttpStatus.CREATED).body(claimed.get());
 		}
-		deliverOrRelease(claimed.get(), response);
+		deliverOrRelease(claimed.get(), List.of(claimed.get()), response);
 		return null; // answered
 	}
 
@@ -62,8 +67,9 @@ class ClaimController {
 	 * reset the connection); the second fails, and the lease is released at once, so the
 	 * item is ready again for the next waiter.
 	 */
-	private void deliverOrRelease(LeaseCommands.LeaseAndItem claimed, HttpServletResponse response) {
-		byte[] body = this.json.writeValueAsBytes(claimed);
+	private void deliverOrRelease(Object answer, List<LeaseCommands.LeaseAndItem> claimed,
+			HttpServletResponse response) {
+		byte[] body = this.json.writeValueAsBytes(answer);
 		try {
 			response.setStatus(HttpStatus.CREATED.value());
 			response.setContentType(MediaType.APPLICATION_JSON_VALUE);
@@ -73,15 +79,20 @@ class ClaimController {
 			response.flushBuffer();
 		}
 		catch (IOException ex) {
-			log.debug("Releasing lease {}: its waiting client is gone ({})", claimed.lease().id(), ex.getMessage());
-			try {
-				this.leases.release(claimed.lease().id(), claimed.lease().epoch(), CLIENT_GONE);
+			for (LeaseCommands.LeaseAndItem granted : claimed) {
+				release(granted, ex);
 			}
-			catch (RuntimeException failure) {
-				// Already ended (expired, cancelled): the item is free or was meant to
-				// be.
-				log.debug("Could not release lease {} of a gone client", claimed.lease().id(), failure);
-			}
+		}
+	}
+
+	private void release(LeaseCommands.LeaseAndItem granted, IOException cause) {
+		log.debug("Releasing lease {}: its waiting client is gone ({})", granted.lease().id(), cause.getMessage());
+		try {
+			this.leases.release(granted.lease().id(), granted.lease().epoch(), CLIENT_GONE);
+		}
+		catch (RuntimeException failure) {
+			// Already ended (expired, cancelled): the item is free or was meant to be.
+			log.debug("Could not release lease {} of a gone client", granted.lease().id(), failure);
 		}
 	}
 
@@ -100,6 +111,29 @@ class ClaimController {
 		}
 		Caller.requireActingAs((requested != null) ? requested : worker, "claim as worker " + requested);
 		return worker;
+	}
+
+	/**
+	 * 201 with between 1 and {@code limit} claims in claim order, each its own lease, or
+	 * 204 when nothing is ready.
+	 */
+	@PostMapping("/claims/batch")
+	ResponseEntity<BatchClaimResponse> claimBatch(@Valid @RequestBody BatchClaimRequest request,
+			HttpServletResponse response) {
+		int wait = (request.waitSeconds() != null) ? request.waitSeconds() : 0;
+		List<LeaseCommands.LeaseAndItem> claimed = this.leases.claimBatch(claimant(request.workerId()),
+				request.queues(), request.leaseSeconds(), request.limit(), wait);
+		if (claimed.isEmpty()) {
+			return ResponseEntity.noContent().build();
+		}
+		if (wait == 0) {
+			return ResponseEntity.status(HttpStatus.CREATED).body(new BatchClaimResponse(claimed));
+		}
+		deliverOrRelease(new BatchClaimResponse(claimed), claimed, response);
+		return null; // answered
+	}
+
+	record BatchClaimResponse(List<LeaseCommands.LeaseAndItem> claims) {
 	}
 
 }

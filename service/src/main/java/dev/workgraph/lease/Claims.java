@@ -15,6 +15,8 @@ import dev.workgraph.model.LeaseRows;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
 import dev.workgraph.support.SqlArrays;
+import dev.workgraph.view.ItemView;
+import dev.workgraph.view.ItemViews;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -67,10 +69,15 @@ class Claims {
 			    cross join (select clock_timestamp() as granted_at) t
 			    returning *
 			)
-			select c.*, %s
+			select c.*, %s, i.*
 			from claimed c
 			join granted g on g.item_id = c.id
-			""".formatted(LeaseRows.active("g", LEASE_PREFIX));
+			-- The claimed item's view in the same round trip: its parts as they were (the
+			-- claim changes none of them but the lease, which the caller puts in).
+			cross join lateral (select
+			%s
+			    from (select c.id) as i(id)) i
+			""".formatted(LeaseRows.active("g", LEASE_PREFIX), ItemViews.PARTS_OF_I);
 
 	/** Ready in time for the continuity preference to hold. */
 	private static final String PREFERENCE_OPEN = "r.ready_since > now() - make_interval(secs => :continuitySeconds)";
@@ -183,7 +190,8 @@ class Claims {
 	}
 
 	private static Claimed claimed(ResultSet rs, int n) throws SQLException {
-		return new Claimed(LeaseRows.read(rs, LEASE_PREFIX), ItemRow.map(rs, n));
+		LeaseView lease = LeaseRows.read(rs, LEASE_PREFIX);
+		return new Claimed(lease, ItemViews.viewWithParts(ItemRow.map(rs, n), rs, lease));
 	}
 
 	/**
@@ -303,7 +311,8 @@ class Claims {
 			.single();
 	}
 
-	record Claimed(LeaseView lease, ItemRow item) {
+	/** A granted lease and the claimed item's view (docs/http-api.md, the claim). */
+	record Claimed(LeaseView lease, ItemView item) {
 	}
 
 	/** One claim request of a batch, with the lease id it will get if it gets an item. */

@@ -13,10 +13,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * for a batch only while that many are in flight
  * @param maxWait how long a claim waits for its batch before it answers 503 (twice this
  * once its batch is running)
+ * @param groupCommit whether concurrent completions (and renewals) are committed
+ * together, each fenced on its own (docs/adr/0009); off, each runs its own transaction.
+ * Uses the same batch size, slots and wait as the claims.
  */
 @ConfigurationProperties("workgraph.coalescing")
 record CoalescingProperties(@DefaultValue("true") boolean enabled, @DefaultValue("32") int maxBatch,
-		@DefaultValue("2") int maxInFlight, @DefaultValue("30s") Duration maxWait) {
+		@DefaultValue("2") int maxInFlight, @DefaultValue("30s") Duration maxWait,
+		@DefaultValue("true") boolean groupCommit) {
 
 	CoalescingProperties {
 		if (maxBatch < 1 || maxBatch > 1000) {

@@ -10,6 +10,7 @@ import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.model.LeaseRows;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
+import dev.workgraph.support.LogContext;
 
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -68,11 +69,12 @@ public class Fencing {
 	 * item's epoch.
 	 */
 	static final String LEASE_STATE = """
-			select l.epoch, l.expires_at <= now() as expired, false as ended, w.epoch as current_epoch
+			select l.epoch, l.expires_at <= now() as expired, false as ended, w.epoch as current_epoch,
+			    w.id as item_id
 			from leases l join work_items w on w.id = l.item_id
 			where l.id = :leaseId
 			union all
-			select h.epoch, h.outcome = 'expired', true, w.epoch
+			select h.epoch, h.outcome = 'expired', true, w.epoch, w.id
 			from lease_history h join work_items w on w.id = h.item_id
 			where h.lease_id = :leaseId
 			""";
@@ -112,8 +114,11 @@ public class Fencing {
 
 	private final JdbcClient jdbc;
 
-	Fencing(JdbcClient jdbc) {
+	private final LeaseMetrics metrics;
+
+	Fencing(JdbcClient jdbc, LeaseMetrics metrics) {
 		this.jdbc = jdbc;
+		this.metrics = metrics;
 	}
 
 	/**
@@ -136,6 +141,7 @@ public class Fencing {
 			.query((rs, n) -> new LockedLease(LockedItem.map(rs, n), rs.getBoolean("current")))
 			.optional()
 			.orElseThrow(() -> rejection(leaseId, epoch));
+		LogContext.item(locked.item().id());
 		if (!locked.current()) {
 			throw rejection(leaseId, epoch);
 		}
@@ -147,7 +153,7 @@ public class Fencing {
 	 * matches nothing.
 	 */
 	public LeaseView end(UUID leaseId, long epoch, LeaseOutcome outcome, String reason) {
-		return this.jdbc.sql(END_IF_CURRENT)
+		LeaseView ended = this.jdbc.sql(END_IF_CURRENT)
 			.param("leaseId", leaseId)
 			.param("epoch", epoch)
 			.param("outcome", outcome.wire())
@@ -155,6 +161,8 @@ public class Fencing {
 			.query(LeaseRows::map)
 			.optional()
 			.orElseThrow(() -> rejection(leaseId, epoch));
+		this.metrics.ended(outcome, 1);
+		return ended;
 	}
 
 	/** Renews the lease if it is current; throws the rejection otherwise. */
@@ -173,7 +181,7 @@ public class Fencing {
 	 * throws the rejection otherwise. {@code result} is JSON text or null.
 	 */
 	Completion complete(UUID leaseId, long epoch, String result) {
-		return this.jdbc.sql(COMPLETE_IF_CURRENT)
+		Completion completion = this.jdbc.sql(COMPLETE_IF_CURRENT)
 			.param("leaseId", leaseId)
 			.param("epoch", epoch)
 			.param("result", result)
@@ -182,6 +190,16 @@ public class Fencing {
 					uuids(rs.getArray("dependents"))))
 			.optional()
 			.orElseThrow(() -> rejection(leaseId, epoch));
+		if (completion.completed()) {
+			this.metrics.ended(LeaseOutcome.COMPLETED, 1);
+		}
+		return completion;
+	}
+
+	private LeaseRejected rejected(LeaseRejected.Reason reason, UUID leaseId, long presentedEpoch, long currentEpoch) {
+		LeaseRejected rejected = new LeaseRejected(reason, leaseId, presentedEpoch, currentEpoch);
+		this.metrics.rejected(rejected.code());
+		return rejected;
 	}
 
 	private static List<UUID> uuids(Array array) throws SQLException {
@@ -196,21 +214,21 @@ public class Fencing {
 		LeaseState state = this.jdbc.sql(LEASE_STATE)
 			.param("leaseId", leaseId)
 			.query((rs, n) -> new LeaseState(rs.getLong("epoch"), rs.getBoolean("expired"), rs.getBoolean("ended"),
-					rs.getLong("current_epoch")))
+					rs.getLong("current_epoch"), Rows.uuid(rs, "item_id")))
 			.optional()
 			.orElse(null);
 		if (state == null) {
 			return new LeaseNotFound(leaseId);
 		}
+		LogContext.item(state.itemId());
 		if (state.expired()) {
-			return new LeaseRejected(LeaseRejected.Reason.EXPIRED, leaseId, presentedEpoch, state.currentEpoch());
+			return rejected(LeaseRejected.Reason.EXPIRED, leaseId, presentedEpoch, state.currentEpoch());
 		}
 		if (state.ended()) {
-			return new LeaseRejected(LeaseRejected.Reason.ENDED, leaseId, presentedEpoch, state.currentEpoch());
+			return rejected(LeaseRejected.Reason.ENDED, leaseId, presentedEpoch, state.currentEpoch());
 		}
 		if (state.epoch() != presentedEpoch) {
-			return new LeaseRejected(LeaseRejected.Reason.EPOCH_MISMATCH, leaseId, presentedEpoch,
-					state.currentEpoch());
+			return rejected(LeaseRejected.Reason.EPOCH_MISMATCH, leaseId, presentedEpoch, state.currentEpoch());
 		}
 		// The guard failed, yet the lease now looks current: it changed between the
 		// two statements. Retrying the whole transaction gives a consistent answer.
@@ -229,7 +247,7 @@ public class Fencing {
 	private record LockedLease(LockedItem item, boolean current) {
 	}
 
-	private record LeaseState(long epoch, boolean expired, boolean ended, long currentEpoch) {
+	private record LeaseState(long epoch, boolean expired, boolean ended, long currentEpoch, UUID itemId) {
 	}
 
 }

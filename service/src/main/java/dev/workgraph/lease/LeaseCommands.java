@@ -2,17 +2,17 @@ package dev.workgraph.lease;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.workgraph.input.Json;
-import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.Cancellation;
 import dev.workgraph.item.LockedItem;
-import dev.workgraph.item.Readiness;
 import dev.workgraph.item.ReadyWaiters;
 import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.model.LeaseView;
@@ -45,8 +45,6 @@ class LeaseCommands {
 
 	private final Fencing fencing;
 
-	private final Readiness readiness;
-
 	private final Cancellation cancellation;
 
 	private final ItemViews items;
@@ -57,26 +55,48 @@ class LeaseCommands {
 
 	private final ContinuityProperties continuity;
 
+	private final LeaseMetrics metrics;
+
+	private final LeaseEndings endings;
+
 	private final ReadyWaiters waiters;
 
 	/** Null when coalescing is off. */
 	private final Coalescer<QueueFilter, Claims.Ask, Optional<Claims.Claimed>, Optional<LeaseAndItem>> coalescer;
 
-	LeaseCommands(Transactions transactions, Claims claims, Fencing fencing, Readiness readiness,
-			Cancellation cancellation, ItemViews items, LeaseViews leases, LeaseProperties properties,
-			ContinuityProperties continuity, CoalescingProperties coalescing, ReadyWaiters waiters) {
+	/** Null when group commit is off. */
+	private final Coalescer<Lane, LeaseEndings.Completing, PerRequest<LeaseView>, PerRequest<LeaseAndItem>> completions;
+
+	/** Null when group commit is off. */
+	private final Coalescer<Lane, LeaseEndings.Releasing, PerRequest<LeaseView>, PerRequest<LeaseAndItem>> releases;
+
+	/** Null when group commit is off. */
+	private final Coalescer<Lane, LeaseEndings.Renewing, PerRequest<LeaseView>, PerRequest<LeaseView>> renewals;
+
+	LeaseCommands(Transactions transactions, Claims claims, Fencing fencing, Cancellation cancellation, ItemViews items,
+			LeaseViews leases, LeaseProperties properties, ContinuityProperties continuity,
+			CoalescingProperties coalescing, LeaseEndings endings, ReadyWaiters waiters, LeaseMetrics metrics) {
 		this.transactions = transactions;
 		this.claims = claims;
 		this.fencing = fencing;
-		this.readiness = readiness;
 		this.cancellation = cancellation;
 		this.items = items;
 		this.leases = leases;
 		this.properties = properties;
 		this.continuity = continuity;
+		this.metrics = metrics;
 		this.waiters = waiters;
 		this.coalescer = coalescing.enabled() ? new Coalescer<>(this::claimBatch, this::withViews,
 				coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
+		this.endings = endings;
+		this.completions = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.completeAll(batch),
+				(lane, done) -> withItems(done), coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait())
+				: null;
+		this.releases = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.releaseAll(batch),
+				(lane, done) -> withItems(done), coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait())
+				: null;
+		this.renewals = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.renewAll(batch),
+				(lane, done) -> done, coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
 	}
 
 	/** The claim without waiting: 204 when nothing is ready. */
@@ -92,11 +112,13 @@ class LeaseCommands {
 	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Integer leaseSeconds, int waitSeconds) {
 		int seconds = leaseSeconds(leaseSeconds);
 		QueueFilter filter = QueueFilter.of(queues);
-		if (waitSeconds > 0) {
-			return this.waiters.awaitReady(filter.queues(), Duration.ofSeconds(waitSeconds),
-					() -> claimNow(workerId, filter, seconds));
-		}
-		return claimNow(workerId, filter, seconds);
+		Optional<LeaseAndItem> claimed = (waitSeconds > 0) ? this.waiters.awaitReady(filter.queues(),
+				Duration.ofSeconds(waitSeconds), () -> claimNow(workerId, filter, seconds))
+				: claimNow(workerId, filter, seconds);
+		// Counted once per answer, however many attempts a waiting claim made.
+		claimed.ifPresentOrElse((granted) -> this.metrics.claimGranted(granted.item().queue()),
+				() -> this.metrics.claimEmpty(filter.queues()));
+		return claimed;
 	}
 
 	/**
@@ -120,6 +142,50 @@ class LeaseCommands {
 			claimed = claimOnce(workerId, filter, seconds);
 		}
 		return claimed;
+	}
+
+	/**
+	 * {@code POST /claims/batch}: up to {@code limit} items for one worker, each under
+	 * its own lease, in claim order, in one transaction (the coalesced claims'
+	 * statements); empty only when nothing is ready, as {@link #claim}, after waiting up
+	 * to {@code waitSeconds} among the single claims' waiters of the same queues.
+	 */
+	List<LeaseAndItem> claimBatch(String workerId, List<String> queues, Integer leaseSeconds, int limit,
+			int waitSeconds) {
+		int seconds = leaseSeconds(leaseSeconds);
+		QueueFilter filter = QueueFilter.of(queues);
+		List<LeaseAndItem> claimed = (waitSeconds > 0)
+				? this.waiters
+					.awaitReady(filter.queues(), Duration.ofSeconds(waitSeconds),
+							() -> Optional.of(claimBatchNow(workerId, filter, seconds, limit))
+								.filter((c) -> !c.isEmpty()))
+					.orElse(List.of())
+				: claimBatchNow(workerId, filter, seconds, limit);
+		if (claimed.isEmpty()) {
+			this.metrics.claimEmpty(filter.queues());
+		}
+		claimed.forEach((granted) -> this.metrics.claimGranted(granted.item().queue()));
+		return claimed;
+	}
+
+	private List<LeaseAndItem> claimBatchNow(String workerId, QueueFilter filter, int seconds, int limit) {
+		List<LeaseAndItem> claimed = claimUpTo(workerId, filter, seconds, limit);
+		for (int retry = 0; claimed.isEmpty() && retry < EMPTY_CLAIM_RETRIES
+				&& this.claims.anyReady(filter.queues()); retry++) {
+			LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(EMPTY_CLAIM_BACKOFF_NANOS << retry));
+			claimed = claimUpTo(workerId, filter, seconds, limit);
+		}
+		return claimed;
+	}
+
+	private List<LeaseAndItem> claimUpTo(String workerId, QueueFilter filter, int seconds, int limit) {
+		List<Claims.Ask> asks = new ArrayList<>(limit);
+		for (int i = 0; i < limit; i++) {
+			asks.add(new Claims.Ask(Uuid7.next(), workerId, seconds));
+		}
+		List<Optional<Claims.Claimed>> claimed = this.transactions
+			.inTransaction(() -> this.claims.claimBatch(asks, filter.queues(), this.continuity.continuityWindow()));
+		return withViews(filter, claimed).stream().flatMap(Optional::stream).toList();
 	}
 
 	/**
@@ -149,58 +215,73 @@ class LeaseCommands {
 			.inTransaction(() -> this.claims.claimBatch(asks, filter.queues(), this.continuity.continuityWindow()));
 	}
 
-	/** The item views of a batch's claims, read together after the claims committed. */
+	/**
+	 * The claims' answers. The claim statements answer the item's view themselves, so
+	 * nothing more is read.
+	 */
 	private List<Optional<LeaseAndItem>> withViews(QueueFilter filter, List<Optional<Claims.Claimed>> claimed) {
-		List<ItemView> views = this.items
-			.assemble(claimed.stream().flatMap(Optional::stream).map(Claims.Claimed::item).toList());
-		List<Optional<LeaseAndItem>> answers = new ArrayList<>(claimed.size());
-		int next = 0;
-		for (Optional<Claims.Claimed> claim : claimed) {
-			if (claim.isPresent()) {
-				answers.add(Optional.of(new LeaseAndItem(claim.get().lease(), views.get(next++))));
-			}
-			else {
-				answers.add(Optional.empty());
-			}
-		}
-		return answers;
+		return claimed.stream()
+			.map((claim) -> claim.map((granted) -> new LeaseAndItem(granted.lease(), granted.item())))
+			.toList();
 	}
 
+	/**
+	 * Renewals concurrent with this one are committed together (group commit,
+	 * docs/adr/0009), each fenced on its own.
+	 */
 	LeaseView renew(UUID leaseId, long epoch, Integer leaseSeconds) {
-		int seconds = leaseSeconds(leaseSeconds);
-		return this.transactions.inTransaction(() -> this.fencing.renew(leaseId, epoch, seconds));
+		LeaseEndings.Renewing request = new LeaseEndings.Renewing(leaseId, epoch, leaseSeconds(leaseSeconds));
+		if (this.renewals == null) {
+			return this.endings.renew(request);
+		}
+		return this.renewals.submit(Lane.RENEW, request).orThrow();
 	}
 
+	/**
+	 * Completions concurrent with this one are committed together (group commit,
+	 * docs/adr/0009), each fenced on its own; their item views are read together after
+	 * the commit.
+	 */
 	LeaseAndItem complete(UUID leaseId, long epoch, JsonNode result) {
-		LeaseView lease = this.transactions.inTransaction(() -> {
-			LockedItem item = this.fencing.lockItem(leaseId, epoch);
-			Fencing.Completion completion = this.fencing.complete(leaseId, epoch, Json.textOrNull(result));
-			if (!completion.completed()) {
-				// Thrown inside the transaction: the lease deleted above is restored.
-				if (completion.openChildren() > 0) {
-					throw new OpenChildrenRemain(item.id(), completion.openChildren());
-				}
-				throw new UnmetDependenciesRemain(item.id(), completion.unmetDependencies());
-			}
-			List<BlockerDelta> unblocked = new ArrayList<>();
-			completion.dependents().forEach((dependent) -> unblocked.add(BlockerDelta.dependencies(dependent, -1)));
-			if (completion.parentId() != null) {
-				unblocked.add(BlockerDelta.children(completion.parentId(), -1));
-			}
-			this.readiness.adjust(unblocked);
-			return completion.lease();
-		});
-		return withItem(lease);
+		LeaseEndings.Completing request = new LeaseEndings.Completing(leaseId, epoch, Json.textOrNull(result));
+		if (this.completions == null) {
+			return withItem(this.endings.complete(request));
+		}
+		return this.completions.submit(Lane.COMPLETE, request).orThrow();
 	}
 
+	/**
+	 * {@code POST /completions}: each entry fenced and answered on its own, committed
+	 * together. The answer is the lease alone, so no item view is read.
+	 */
+	List<PerRequest<LeaseView>> completeAll(List<LeaseEndings.Completing> requests) {
+		return this.endings.completeAll(requests);
+	}
+
+	/** The ended requests' item views, read together after the commit. */
+	private List<PerRequest<LeaseAndItem>> withItems(List<PerRequest<LeaseView>> completed) {
+		List<ItemView> views = this.items.load(completed.stream()
+			.filter(PerRequest::succeeded)
+			.map((done) -> done.value().itemId())
+			.distinct()
+			.toList());
+		Map<UUID, ItemView> byId = new HashMap<>();
+		views.forEach((view) -> byId.put(view.id(), view));
+		return completed.stream()
+			.map((done) -> done.map((lease) -> new LeaseAndItem(lease, byId.get(lease.itemId()))))
+			.toList();
+	}
+
+	/**
+	 * Releases concurrent with this one are committed together (group commit,
+	 * docs/adr/0009), each fenced on its own.
+	 */
 	LeaseAndItem release(UUID leaseId, long epoch, String reason) {
-		LeaseView lease = this.transactions.inTransaction(() -> {
-			LockedItem item = this.fencing.lockItem(leaseId, epoch);
-			LeaseView ended = this.fencing.end(leaseId, epoch, LeaseOutcome.RELEASED, reason);
-			this.readiness.settleAfterLeaseEnded(List.of(item.id()));
-			return ended;
-		});
-		return withItem(lease);
+		LeaseEndings.Releasing request = new LeaseEndings.Releasing(leaseId, epoch, reason);
+		if (this.releases == null) {
+			return withItem(this.endings.release(request));
+		}
+		return this.releases.submit(Lane.RELEASE, request).orThrow();
 	}
 
 	LeaseAndItem cancel(UUID leaseId, long epoch, String reason) {
@@ -240,6 +321,13 @@ class LeaseCommands {
 	 * answer.
 	 */
 	record LeaseAndItem(LeaseView lease, ItemView item) {
+	}
+
+	/** The lanes of group commit: requests of one lane are committed together. */
+	private enum Lane {
+
+		COMPLETE, RELEASE, RENEW
+
 	}
 
 	/**

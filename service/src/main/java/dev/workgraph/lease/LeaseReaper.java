@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.Readiness;
+import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.support.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,15 +41,18 @@ public class LeaseReaper implements SmartLifecycle {
 
 	private final int batchSize;
 
+	private final LeaseMetrics metrics;
+
 	private volatile boolean running;
 
 	LeaseReaper(Transactions transactions, ExpiredLeases expiredLeases, Readiness readiness,
-			List<ExpiryListener> listeners, LeaseProperties properties) {
+			List<ExpiryListener> listeners, LeaseProperties properties, LeaseMetrics metrics) {
 		this.transactions = transactions;
 		this.expiredLeases = expiredLeases;
 		this.readiness = readiness;
 		this.listeners = listeners;
 		this.batchSize = properties.reaperBatchSize();
+		this.metrics = metrics;
 	}
 
 	/**
@@ -78,6 +82,7 @@ public class LeaseReaper implements SmartLifecycle {
 		List<BlockerDelta> deltas = new ArrayList<>();
 		this.listeners.forEach((listener) -> deltas.addAll(listener.leasesExpired(expired)));
 		this.readiness.adjust(deltas, expired.stream().map(ExpiredLease::itemId).toList());
+		this.metrics.ended(LeaseOutcome.EXPIRED, expired.size());
 		return expired.size();
 	}
 

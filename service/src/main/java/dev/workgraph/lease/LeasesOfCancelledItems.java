@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.UUID;
 
 import dev.workgraph.item.CancellationParticipant;
+import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.support.SqlArrays;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -27,7 +28,7 @@ class LeasesOfCancelledItems implements CancellationParticipant {
 			with moment as (
 			    select clock_timestamp() as t
 			), %s
-			select count(*) from recorded
+			select outcome, count(*) as n from recorded group by outcome
 			""".formatted(LeaseHistory.endAndRecord("where l.item_id = any(:ids::uuid[])",
 			"least(e.expires_at, (select t from moment))",
 			"case when e.expires_at > (select t from moment) then 'cancelled' else 'expired' end",
@@ -35,8 +36,11 @@ class LeasesOfCancelledItems implements CancellationParticipant {
 
 	private final JdbcClient jdbc;
 
-	LeasesOfCancelledItems(JdbcClient jdbc) {
+	private final LeaseMetrics metrics;
+
+	LeasesOfCancelledItems(JdbcClient jdbc, LeaseMetrics metrics) {
 		this.jdbc = jdbc;
+		this.metrics = metrics;
 	}
 
 	@Override
@@ -44,8 +48,9 @@ class LeasesOfCancelledItems implements CancellationParticipant {
 		this.jdbc.sql(END_LEASES_OF_CANCELLED_ITEMS)
 			.param("ids", SqlArrays.uuids(itemIds))
 			.param("reason", reason)
-			.query(Long.class)
-			.single();
+			.query((rs) -> {
+				this.metrics.ended(LeaseOutcome.fromWire(rs.getString("outcome")), rs.getLong("n"));
+			});
 	}
 
 }

@@ -1,8 +1,14 @@
 package dev.workgraph.problem;
 
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.dao.ConcurrencyFailureException;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -14,6 +20,8 @@ import org.springframework.http.ResponseEntity;
  * ids involved.
  */
 public final class Problems {
+
+	private static final Logger log = LoggerFactory.getLogger(Problems.class);
 
 	private Problems() {
 	}
@@ -39,6 +47,46 @@ public final class Problems {
 			builder.header(HttpHeaders.RETRY_AFTER, "1");
 		}
 		return builder.body(detail(code, detail, properties));
+	}
+
+	/**
+	 * The problem a failure would have answered as a response of its own, as a JSON
+	 * object with its {@code status}: for one entry of a batch whose other entries are
+	 * answered beside it.
+	 */
+	public static Map<String, Object> of(RuntimeException failure) {
+		if (failure instanceof RequestRejected rejected) {
+			return body(rejected.code(), rejected.detail(), rejected.properties());
+		}
+		if (failure instanceof ConcurrencyFailureException) {
+			return body(ProblemCode.SERVICE_UNAVAILABLE,
+					"The request kept conflicting with concurrent changes; retry it", Map.of());
+		}
+		if (DatabaseUnavailable.isCauseOf(failure)) {
+			return body(ProblemCode.SERVICE_UNAVAILABLE,
+					"The database is unavailable right now; retry the request shortly", Map.of());
+		}
+		log.error("Unexpected failure of one entry of a batch", failure);
+		return body(ProblemCode.INTERNAL_ERROR, "An unexpected error occurred", Map.of());
+	}
+
+	/**
+	 * Whether the failure means that PostgreSQL cannot be reached right now (answered
+	 * 503), as opposed to a bug.
+	 */
+	public static boolean isDatabaseUnavailable(Throwable failure) {
+		return DatabaseUnavailable.isCauseOf(failure);
+	}
+
+	private static Map<String, Object> body(ProblemCode code, String detail, Map<String, Object> properties) {
+		Map<String, Object> problem = new LinkedHashMap<>();
+		problem.put("type", code.type().toString());
+		problem.put("title", code.title());
+		problem.put("status", code.status().value());
+		problem.put("detail", detail);
+		problem.put("code", code.code());
+		problem.putAll(properties);
+		return problem;
 	}
 
 	public static ResponseEntity<ProblemDetail> invalid(List<FieldError> errors) {

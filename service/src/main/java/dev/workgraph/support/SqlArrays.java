@@ -32,6 +32,14 @@ public final class SqlArrays {
 		return literal.append('}').toString();
 	}
 
+	public static String longs(long[] values) {
+		StringBuilder literal = new StringBuilder(values.length * 3 + 2).append('{');
+		for (int i = 0; i < values.length; i++) {
+			literal.append((i > 0) ? "," : "").append(values[i]);
+		}
+		return literal.append('}').toString();
+	}
+
 	/** A text array; {@code null} elements become SQL NULLs. */
 	public static String texts(Collection<String> values) {
 		StringBuilder literal = new StringBuilder().append('{');

@@ -54,6 +54,15 @@ public class ItemViews {
 			    where a.item_id = i.id) as attention_requests_json
 			""".formatted(LeaseRows.ACTIVE_AS_JSON);
 
+	/**
+	 * The parts of the item {@code i} as columns, for a statement that changes an item
+	 * and answers its view in the same round trip (the claim): join a relation
+	 * {@code i(id)} and read the row with {@link #viewWithParts}. The parts are read in
+	 * the statement's snapshot, which does not show what the statement itself writes:
+	 * such a statement passes what it wrote (the lease) to {@link #viewWithParts}.
+	 */
+	public static final String PARTS_OF_I = PARTS;
+
 	static final String ITEM_VIEWS_BY_ID = "select i.*,\n" + PARTS + "from work_items i where i.id = any(:ids::uuid[])";
 
 	static final String PARTS_OF_ITEMS = "select i.id,\n" + PARTS + "from unnest(:ids::uuid[]) as i(id)";
@@ -128,6 +137,15 @@ public class ItemViews {
 			.list()
 			.forEach((entry) -> parts.put(entry.getKey(), entry.getValue()));
 		return rows.stream().map((row) -> view(row, parts.get(row.id()))).toList();
+	}
+
+	/**
+	 * The view of a row read together with {@link #PARTS_OF_I}, with the given active
+	 * lease in place of the one the statement's snapshot saw.
+	 */
+	public static ItemView viewWithParts(ItemRow row, ResultSet rs, LeaseView lease) throws SQLException {
+		Parts parts = Parts.map(rs);
+		return view(row, new Parts(parts.dependsOn(), parts.children(), lease, parts.attentionRequests()));
 	}
 
 	public Page<ItemView> list(ItemFilter filter, int limit, String cursor) {

@@ -28,6 +28,11 @@ public class ProblemErrorReportValve extends ErrorReportValve {
 		}
 		ProblemCode code = Problems.codeFor(status);
 		try {
+			if (response.getHeader(RequestIdFilter.HEADER) == null) {
+				// Refused before any filter ran: every answer carries an id all the same.
+				response.setHeader(RequestIdFilter.HEADER,
+						RequestIdFilter.requestId(request.getHeader(RequestIdFilter.HEADER)));
+			}
 			response.setContentType("application/problem+json");
 			response.setCharacterEncoding("UTF-8");
 			PrintWriter writer = response.getReporter();

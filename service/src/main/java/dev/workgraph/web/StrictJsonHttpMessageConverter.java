@@ -40,6 +40,16 @@ class StrictJsonHttpMessageConverter extends JacksonJsonHttpMessageConverter {
 		super(mapper);
 	}
 
+	/**
+	 * Bytes are written as they are (the API document is served as ready-made JSON
+	 * bytes), never as a base64 JSON string: left to the byte array converter after this
+	 * one.
+	 */
+	@Override
+	public boolean canWrite(ResolvableType type, Class<?> valueClass, MediaType mediaType) {
+		return valueClass != byte[].class && super.canWrite(type, valueClass, mediaType);
+	}
+
 	@Override
 	public Object read(ResolvableType type, HttpInputMessage input, Map<String, Object> hints)
 			throws IOException, HttpMessageNotReadableException {

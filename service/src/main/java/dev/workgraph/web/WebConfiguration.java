@@ -20,11 +20,19 @@ class WebConfiguration {
 		return new StrictJsonHttpMessageConverter(mapper);
 	}
 
+	/** First of all: every answer, even a refusal by a later filter, carries its id. */
+	@Bean
+	FilterRegistrationBean<RequestIdFilter> requestIdFilter() {
+		FilterRegistrationBean<RequestIdFilter> registration = new FilterRegistrationBean<>(new RequestIdFilter());
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+		return registration;
+	}
+
 	@Bean
 	FilterRegistrationBean<RequestSizeLimitFilter> requestSizeLimitFilter(HttpProperties properties) {
 		FilterRegistrationBean<RequestSizeLimitFilter> registration = new FilterRegistrationBean<>(
 				new RequestSizeLimitFilter(properties.maxRequestSize().toBytes()));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
 		return registration;
 	}
 

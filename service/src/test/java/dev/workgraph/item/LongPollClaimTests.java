@@ -65,7 +65,7 @@ class LongPollClaimTests extends LeaseTestSupport {
 				"--spring.datasource.password=" + database.password(),
 				"--spring.datasource.hikari.pool-name=second-instance", "--workgraph.lease.reaper-enabled=false",
 				"--workgraph.lease.vacuum-interval=0s", "--workgraph.notifications.recheck-interval=10m",
-				"--workgraph.notifications.min-reconnect-delay=2s");
+				"--workgraph.notifications.min-reconnect-delay=2s", "--workgraph.security.enabled=false");
 	}
 
 	@AfterAll

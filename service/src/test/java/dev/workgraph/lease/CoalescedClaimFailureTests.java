@@ -89,4 +89,58 @@ class CoalescedClaimFailureTests extends LeaseTestSupport {
 		assertThat(after.stream().filter((answer) -> answer.status() == 204)).hasSize(3);
 	}
 
+	/**
+	 * Group commit (docs/adr/0009): completions committed together whose transaction
+	 * fails because the database does not answer each get the 503 a lone completion
+	 * would, nothing of any of them is written, and a stale one among them still gets
+	 * nothing but its 503 or its own 409; afterwards they complete.
+	 */
+	@Test
+	void everyCompletionOfAFailingBatchGetsA503AndNothingIsWritten() throws Exception {
+		for (int i = 0; i < 16; i++) {
+			createItem("item " + i);
+		}
+		List<tools.jackson.databind.JsonNode> claims = new ArrayList<>();
+		for (int i = 0; i < 16; i++) {
+			claims.add(claim("worker-" + i));
+		}
+		Api api = new Api(((WebServerApplicationContext) impatient).getWebServer().getPort());
+		ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+		List<Api.Response> answers = new ArrayList<>();
+		try (Connection holder = DriverManager.getConnection(TestDatabase.coordinates().jdbcUrl(),
+				TestDatabase.coordinates().username(), TestDatabase.coordinates().password())) {
+			holder.setAutoCommit(false);
+			try (Statement statement = holder.createStatement()) {
+				statement.execute("lock table lease_history in share mode");
+			}
+			List<Future<Api.Response>> completions = new ArrayList<>();
+			for (tools.jackson.databind.JsonNode claim : claims) {
+				completions.add(threads.submit(() -> api.post("/leases/" + leaseId(claim) + "/complete",
+						Map.of("epoch", epoch(claim), "result", Map.of("ok", true)))));
+			}
+			for (Future<Api.Response> completion : completions) {
+				answers.add(completion.get(30, TimeUnit.SECONDS));
+			}
+			holder.rollback();
+		}
+		finally {
+			threads.shutdownNow();
+		}
+		assertThat(answers).allSatisfy((answer) -> assertProblem(answer, 503, "service_unavailable"));
+		assertThat(count("select count(*) from lease_history")).isZero();
+		assertThat(count("select count(*) from leases")).isEqualTo(16);
+		List<Api.Response> after = Concurrently.run(16,
+				(i) -> api.post("/leases/" + leaseId(claims.get(i)) + "/complete",
+						Map.of("epoch", epoch(claims.get(i)) + ((i == 3) ? 1 : 0))));
+		for (int i = 0; i < 16; i++) {
+			if (i == 3) {
+				assertProblem(after.get(i), 409, "epoch_mismatch");
+			}
+			else {
+				assertOk(after.get(i));
+			}
+		}
+		assertThat(count("select count(*) from work_items where status = 'completed'")).isEqualTo(15);
+	}
+
 }

@@ -86,6 +86,46 @@ class FencingTests extends LeaseTestSupport {
 		assertRejectedAndNothingWritten(mutation, stale);
 	}
 
+	/**
+	 * Group commit (docs/adr/0009): in a batch completion the stale entry gets the answer
+	 * the single complete would get, writes nothing, and does not keep the current
+	 * entries around it from completing in the same transaction.
+	 */
+	@ParameterizedTest
+	@EnumSource(Staleness.class)
+	void staleEntryOfABatchCompletionIsRejectedAloneWhileTheOthersComplete(Staleness staleness) {
+		Stale stale = arrange(staleness);
+		createItem("beside 1", "queue", "beside");
+		createItem("beside 2", "queue", "beside");
+		JsonNode first = claimFrom("beside", "worker-2");
+		JsonNode second = claimFrom("beside", "worker-3");
+		long history = count("select count(*) from lease_history");
+		long completed = count("select count(*) from work_items where status = 'completed'");
+		Api.Response response = this.api.post("/completions",
+				Map.of("completions",
+						List.of(Map.of("leaseId", leaseId(first), "epoch", epoch(first), "result", Map.of("n", 1)),
+								Map.of("leaseId", stale.leaseId(), "epoch", stale.presentedEpoch()),
+								Map.of("leaseId", leaseId(second), "epoch", epoch(second)))));
+		assertThat(response.status()).as(response.toString()).isEqualTo(200);
+		JsonNode results = response.body().path("results");
+		assertThat(results.get(0).path("status").asInt()).isEqualTo(200);
+		assertThat(results.get(2).path("status").asInt()).isEqualTo(200);
+		JsonNode rejected = results.get(1);
+		assertThat(rejected.path("status").asInt()).as(rejected.toString()).isEqualTo(409);
+		assertThat(rejected.path("leaseId").asString()).isEqualTo(stale.leaseId().toString());
+		assertThat(rejected.path("problem").path("code").asString()).isEqualTo(stale.code());
+		assertThat(rejected.path("problem").path("presentedEpoch").asLong()).isEqualTo(stale.presentedEpoch());
+		assertThat(rejected.path("problem").path("currentEpoch").asLong()).isEqualTo(stale.currentEpoch());
+		assertThat(status(itemId(first))).isEqualTo("completed");
+		assertThat(status(itemId(second))).isEqualTo("completed");
+		// Exactly the two current ones wrote, in one transaction.
+		assertThat(count("select count(*) from lease_history")).isEqualTo(history + 2);
+		assertThat(count("select count(*) from work_items where status = 'completed'")).isEqualTo(completed + 2);
+		assertThat(count(
+				"select count(distinct xmin::text) from lease_history where worker_id in ('worker-2', 'worker-3')"))
+			.isEqualTo(1);
+	}
+
 	@ParameterizedTest
 	@EnumSource(Mutation.class)
 	void unknownLeaseIsNotFound(Mutation mutation) {

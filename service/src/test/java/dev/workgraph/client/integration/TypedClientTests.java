@@ -34,7 +34,6 @@ import dev.workgraph.client.problem.NotFound;
 import dev.workgraph.client.problem.OpenChildren;
 import dev.workgraph.client.problem.UnmetDependencies;
 import dev.workgraph.client.problem.ValidationFailed;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,8 +41,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Every endpoint of the typed client against the real service, and the exception each
- * problem arrives as. Tests of endpoints the service does not have yet are disabled with
- * the feature they wait for.
+ * problem arrives as.
  */
 class TypedClientTests extends WorkerClientTest {
 
@@ -233,7 +231,6 @@ class TypedClientTests extends WorkerClientTest {
 	}
 
 	@Test
-	@Disabled("Waits for POST /claims/batch on the service (batch claims)")
 	void batchClaimsGrantEachItemItsOwnLease() {
 		for (int i = 0; i < 5; i++) {
 			this.client.createItem(NewItem.titled("batch " + i).withQueue("batch").withPriority(i));
@@ -247,7 +244,6 @@ class TypedClientTests extends WorkerClientTest {
 	}
 
 	@Test
-	@Disabled("Waits for POST /completions on the service (batch completion)")
 	void batchCompletionsAreFencedOneByOne() {
 		this.client.createItem(NewItem.titled("a"));
 		this.client.createItem(NewItem.titled("b"));

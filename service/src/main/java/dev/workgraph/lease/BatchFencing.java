@@ -1,0 +1,180 @@
+package dev.workgraph.lease;
+
+import java.sql.Array;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+
+import dev.workgraph.item.LockedItem;
+import dev.workgraph.model.LeaseRows;
+import dev.workgraph.model.LeaseView;
+import dev.workgraph.model.Rows;
+import dev.workgraph.support.SqlArrays;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/**
+ * {@link Fencing} for many leases in one statement each (group commit, ADR 0009). Every
+ * statement takes the requests as parallel arrays and applies the guard of
+ * {@link Fencing#LEASE_IS_CURRENT} to each row on its own: a request whose lease is not
+ * current matches nothing and changes nothing, the others go ahead. A request that
+ * matched nothing is classified afterwards by {@link Fencing#rejection}, exactly as a
+ * lone request is.
+ */
+@Repository
+class BatchFencing {
+
+	/** The requests: lease id, presented epoch and position, as {@code x}. */
+	private static final String REQUESTS = """
+			requests as (
+			    select * from unnest(:leaseIds::uuid[], :epochs::bigint[]) with ordinality as x(lease_id, epoch, position)
+			)""";
+
+	/** {@link Fencing#LEASE_IS_CURRENT} for the request {@code x}. */
+	private static final String REQUEST_IS_CURRENT = Fencing.LEASE_IS_CURRENT.replace(":leaseId", "x.lease_id")
+		.replace(":epoch", "x.epoch");
+
+	/**
+	 * Locks the items of the requests' leases that are still active, in item id order so
+	 * that two batches sharing items wait for each other instead of deadlocking (the same
+	 * order {@code ADJUST_BLOCKERS} locks in); says for each whether the guard holds.
+	 */
+	static final String LOCK_ITEMS_OF_LEASES = """
+			with %s
+			select x.position, %s, (%s) as current
+			from requests x
+			join leases l on l.id = x.lease_id
+			join work_items w on w.id = l.item_id
+			order by w.id
+			for no key update of w
+			""".formatted(REQUESTS, LockedItem.columns("w"), REQUEST_IS_CURRENT);
+
+	/**
+	 * Completes the items under the requests' current leases, each with its own result:
+	 * ends the leases, records the results, and returns who waits for each item. The
+	 * caller has locked the items and checked that none has open children or unmet
+	 * dependencies; a row with {@code completed} false means that check was wrong and the
+	 * caller rolls back.
+	 */
+	static final String COMPLETE_ALL_IF_CURRENT = """
+			with requests as (
+			    select * from unnest(:leaseIds::uuid[], :epochs::bigint[], :results::text[]) as x(lease_id, epoch, result)
+			), %s, completed as (
+			    update work_items w
+			    set status = 'completed', result = x.result::jsonb, closed_at = now(), updated_at = now(),
+			        consecutive_expirations = 0
+			    from recorded h
+			    join requests x on x.lease_id = h.lease_id
+			    where w.id = h.item_id and w.open_children = 0 and w.unmet_dependencies = 0
+			    returning w.id, w.parent_id
+			)
+			select %s,
+			    c.id is not null as completed, c.parent_id,
+			    array(select d.item_id from dependencies d where d.depends_on_id = h.item_id) as dependents
+			from recorded h
+			left join completed c on c.id = h.item_id
+			"""
+		.formatted(LeaseHistory.endAndRecord("using requests x where " + REQUEST_IS_CURRENT, "now()", "'completed'",
+				"null"), LeaseRows.ENDED);
+
+	/**
+	 * Releases the requests' current leases, each with its own reason, as
+	 * {@link Fencing#END_IF_CURRENT} releases one; the caller settles the items.
+	 */
+	static final String RELEASE_ALL_IF_CURRENT = """
+			with requests as (
+			    select * from unnest(:leaseIds::uuid[], :epochs::bigint[], :reasons::text[]) as x(lease_id, epoch, reason)
+			), %s, streak_broken as (
+			    update work_items w set consecutive_expirations = 0
+			    from recorded h
+			    where w.id = h.item_id and w.consecutive_expirations <> 0
+			)
+			select %s
+			from recorded h
+			"""
+		.formatted(LeaseHistory.endAndRecord("using requests x where " + REQUEST_IS_CURRENT, "now()", "'released'",
+				"(select x.reason from requests x where x.lease_id = e.id)"), LeaseRows.ENDED);
+
+	/** Renews the requests' current leases, each by its own length. */
+	static final String RENEW_ALL_IF_CURRENT = """
+			update leases l
+			set expires_at = now() + make_interval(secs => x.lease_seconds), renewed_at = now()
+			from unnest(:leaseIds::uuid[], :epochs::bigint[], :leaseSeconds::int[]) as x(lease_id, epoch, lease_seconds)
+			where %s
+			returning %s
+			""".formatted(REQUEST_IS_CURRENT, LeaseRows.ACTIVE);
+
+	private final JdbcClient jdbc;
+
+	BatchFencing(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/**
+	 * Locks the items of the active leases among the requests (see
+	 * {@link #LOCK_ITEMS_OF_LEASES}); answers per request, in request order, the locked
+	 * item and whether its lease is current, or null where the lease is not active.
+	 */
+	List<Locked> lockItems(List<UUID> leaseIds, long[] epochs) {
+		List<Locked> locked = new ArrayList<>(Collections.nCopies(leaseIds.size(), null));
+		this.jdbc.sql(LOCK_ITEMS_OF_LEASES)
+			.param("leaseIds", SqlArrays.uuids(leaseIds))
+			.param("epochs", SqlArrays.longs(epochs))
+			.query((rs, n) -> {
+				locked.set(rs.getInt("position") - 1, new Locked(LockedItem.map(rs, n), rs.getBoolean("current")));
+				return null;
+			})
+			.list();
+		return locked;
+	}
+
+	/**
+	 * Completes under the current ones of the leases (see
+	 * {@link #COMPLETE_ALL_IF_CURRENT}); answers one row per lease it completed.
+	 * {@code results} are JSON texts or nulls.
+	 */
+	List<Fencing.Completion> completeAll(List<UUID> leaseIds, long[] epochs, List<String> results) {
+		return this.jdbc.sql(COMPLETE_ALL_IF_CURRENT)
+			.param("leaseIds", SqlArrays.uuids(leaseIds))
+			.param("epochs", SqlArrays.longs(epochs))
+			.param("results", SqlArrays.texts(results))
+			.query((rs, n) -> new Fencing.Completion(LeaseRows.map(rs, n), rs.getBoolean("completed"),
+					Rows.uuid(rs, "parent_id"), 0, 0, uuids(rs.getArray("dependents"))))
+			.list();
+	}
+
+	/**
+	 * Releases the current ones of the leases (see {@link #RELEASE_ALL_IF_CURRENT});
+	 * answers one row per lease it released.
+	 */
+	List<LeaseView> releaseAll(List<UUID> leaseIds, long[] epochs, List<String> reasons) {
+		return this.jdbc.sql(RELEASE_ALL_IF_CURRENT)
+			.param("leaseIds", SqlArrays.uuids(leaseIds))
+			.param("epochs", SqlArrays.longs(epochs))
+			.param("reasons", SqlArrays.texts(reasons))
+			.query(LeaseRows::map)
+			.list();
+	}
+
+	/** Renews the current ones of the leases; answers one row per lease it renewed. */
+	List<LeaseView> renewAll(List<UUID> leaseIds, long[] epochs, int[] leaseSeconds) {
+		return this.jdbc.sql(RENEW_ALL_IF_CURRENT)
+			.param("leaseIds", SqlArrays.uuids(leaseIds))
+			.param("epochs", SqlArrays.longs(epochs))
+			.param("leaseSeconds", SqlArrays.ints(leaseSeconds))
+			.query(LeaseRows::map)
+			.list();
+	}
+
+	private static List<UUID> uuids(Array array) throws SQLException {
+		return (array != null) ? List.of((UUID[]) array.getArray()) : List.of();
+	}
+
+	/** The item of an active lease, locked, and whether the lease's guard holds. */
+	record Locked(LockedItem item, boolean current) {
+	}
+
+}

@@ -1,0 +1,35 @@
+package dev.workgraph.lease;
+
+/**
+ * What one request of a batch came to: its value, or the failure it answers with (a
+ * rejection such as {@code lease_ended}, or what made its own transaction fail). The
+ * requests of a batch are answered one by one, so one request's failure is never
+ * another's.
+ */
+record PerRequest<T>(T value, RuntimeException failure) {
+
+	static <T> PerRequest<T> done(T value) {
+		return new PerRequest<>(value, null);
+	}
+
+	static <T> PerRequest<T> failed(RuntimeException failure) {
+		return new PerRequest<>(null, failure);
+	}
+
+	boolean succeeded() {
+		return this.failure == null;
+	}
+
+	/** The value, or the failure thrown as if the request had run alone. */
+	T orThrow() {
+		if (this.failure != null) {
+			throw this.failure;
+		}
+		return this.value;
+	}
+
+	<U> PerRequest<U> map(java.util.function.Function<T, U> mapping) {
+		return succeeded() ? done(mapping.apply(this.value)) : failed(this.failure);
+	}
+
+}

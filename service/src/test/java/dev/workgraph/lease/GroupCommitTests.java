@@ -1,0 +1,470 @@
+package dev.workgraph.lease;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+
+import dev.workgraph.testing.Api;
+import dev.workgraph.testing.Concurrently;
+import dev.workgraph.testing.LeaseTestSupport;
+import dev.workgraph.testing.TestDatabase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Group commit (docs/adr/0009): completions and renewals that arrive together are
+ * committed by one transaction, each fenced and answered on its own. A table lock on
+ * {@code lease_history} (completions) or {@code leases} (renewals) holds the first
+ * requests in flight so that the rest queue and form a real batch; the batch is told
+ * apart by its transaction id ({@code xmin}) on the rows it wrote.
+ */
+class GroupCommitTests extends LeaseTestSupport {
+
+	@Autowired
+	private CoalescingProperties coalescing;
+
+	@AfterEach
+	void dropPoison() {
+		this.jdbc.sql("drop trigger if exists poison on work_items").update();
+		this.jdbc.sql("drop function if exists poison()").update();
+	}
+
+	@Test
+	void completionsQueuedTogetherAreOneTransactionAndAStaleOneGetsItsOwn409() throws Exception {
+		int alone = this.coalescing.maxInFlight();
+		int queued = 20;
+		List<JsonNode> claims = new ArrayList<>();
+		for (int i = 0; i < alone + queued; i++) {
+			createItem("item " + i);
+			claims.add(claim("worker-" + i));
+		}
+		// Every fourth queued request presents a wrong epoch, one a lease that ended.
+		JsonNode ended = claims.get(alone + 1);
+		assertOk(release(ended));
+		List<Api.Response> answers = withTableLocked("lease_history", alone + queued, (i) -> {
+			JsonNode claim = claims.get(i);
+			long epoch = (i >= alone && i % 4 == 0) ? epoch(claim) + 7 : epoch(claim);
+			return this.api.post("/leases/" + leaseId(claim) + "/complete",
+					Map.of("epoch", epoch, "result", Map.of("n", i)));
+		});
+		int completed = 0;
+		for (int i = 0; i < answers.size(); i++) {
+			Api.Response answer = answers.get(i);
+			if (i == alone + 1) {
+				assertProblem(answer, 409, "lease_ended");
+			}
+			else if (i >= alone && i % 4 == 0) {
+				assertProblem(answer, 409, "epoch_mismatch");
+				assertThat(answer.body().path("presentedEpoch").asLong()).isEqualTo(epoch(claims.get(i)) + 7);
+				assertThat(status(itemId(claims.get(i)))).isEqualTo("leased");
+			}
+			else {
+				assertOk(answer);
+				assertThat(answer.body().path("lease").path("outcome").asString()).isEqualTo("completed");
+				assertThat(answer.body().path("item").path("status").asString()).isEqualTo("completed");
+				assertThat(answer.body().path("item").path("result").path("n").asInt()).isEqualTo(i);
+				completed++;
+			}
+		}
+		assertThat(count("select count(*) from work_items where status = 'completed'")).isEqualTo(completed);
+		// The queued completions were committed by one transaction, or two when both
+		// freed slots went to queued requests at once.
+		assertThat(count("select count(distinct xmin::text) from lease_history where outcome = 'completed'"))
+			.isBetween(alone + 1L, alone + 2L);
+	}
+
+	@Test
+	void releasesQueuedTogetherAreOneTransactionAndAStaleOneGetsItsOwn409() throws Exception {
+		int alone = this.coalescing.maxInFlight();
+		int queued = 12;
+		List<JsonNode> claims = new ArrayList<>();
+		for (int i = 0; i < alone + queued; i++) {
+			createItem("item " + i);
+			claims.add(claim("worker-" + i));
+		}
+		UUID blocker = createItem("blocker added during the lease");
+		JsonNode blocked = claims.get(alone + 2);
+		assertThat(this.api.post("/items/" + itemId(blocked) + "/dependencies", Map.of("dependsOn", blocker)).status())
+			.isEqualTo(201);
+		List<Api.Response> answers = withTableLocked("lease_history", alone + queued,
+				(i) -> this.api.post("/leases/" + leaseId(claims.get(i)) + "/release",
+						Map.of("epoch", epoch(claims.get(i)) + ((i == alone + 5) ? 1 : 0), "reason", "reason " + i)));
+		for (int i = 0; i < answers.size(); i++) {
+			JsonNode claim = claims.get(i);
+			if (i == alone + 5) {
+				assertProblem(answers.get(i), 409, "epoch_mismatch");
+				assertThat(status(itemId(claim))).isEqualTo("leased");
+				continue;
+			}
+			assertOk(answers.get(i));
+			assertThat(answers.get(i).body().path("lease").path("outcome").asString()).isEqualTo("released");
+			assertThat(answers.get(i).body().path("lease").path("reason").asString()).isEqualTo("reason " + i);
+			String expected = (i == alone + 2) ? "blocked" : "ready";
+			assertThat(answers.get(i).body().path("item").path("status").asString()).isEqualTo(expected);
+			assertThat(status(itemId(claim))).isEqualTo(expected);
+		}
+		assertThat(count("select count(distinct xmin::text) from lease_history")).isBetween(alone + 1L, alone + 2L);
+	}
+
+	@Test
+	void renewalsQueuedTogetherAreOneTransactionAndAStaleOneGetsItsOwn409() throws Exception {
+		int alone = this.coalescing.maxInFlight();
+		int queued = 12;
+		List<JsonNode> claims = new ArrayList<>();
+		for (int i = 0; i < alone + queued; i++) {
+			createItem("item " + i);
+			claims.add(claim("worker-" + i));
+		}
+		UUID expired = leaseId(claims.get(alone + 3));
+		expireLease(expired);
+		List<Api.Response> answers = withTableLocked("leases", alone + queued,
+				(i) -> this.api.post("/leases/" + leaseId(claims.get(i)) + "/renew",
+						Map.of("epoch", epoch(claims.get(i)), "leaseSeconds", 600 + i)));
+		for (int i = 0; i < answers.size(); i++) {
+			if (i == alone + 3) {
+				assertProblem(answers.get(i), 409, "lease_expired");
+			}
+			else {
+				assertOk(answers.get(i));
+				assertThat(answers.get(i).body().path("renewedAt").isNull()).isFalse();
+			}
+		}
+		assertThat(count("select count(*) from leases where renewed_at is not null")).isEqualTo(alone + queued - 1);
+		assertThat(count("select count(distinct xmin::text) from leases where renewed_at is not null"))
+			.isBetween(alone + 1L, alone + 2L);
+		// Each got its own length.
+		assertThat(
+				count("""
+						select count(*) from leases
+						where renewed_at is not null and expires_at - renewed_at between interval '600 seconds' and interval '700 seconds'
+						"""))
+			.isEqualTo(alone + queued - 1);
+	}
+
+	@Test
+	void batchCompletionAnswersEachEntryAsTheSingleCompleteWouldInRequestOrder() {
+		UUID parent = createItem("parent", "queue", "p");
+		JsonNode parentClaim = claimFrom("p", "worker-p");
+		createItem("child", "parentId", parent, "queue", "c");
+		UUID dependency = createItem("dependency", "queue", "d");
+		UUID dependent = createItem("dependent", "queue", "d2", "dependsOn", List.of(dependency));
+		JsonNode dependencyClaim = claimFrom("d", "worker-d");
+		UUID plain = createItem("plain", "queue", "x");
+		JsonNode plainClaim = claimFrom("x", "worker-x");
+		UUID unknown = UUID.randomUUID();
+		Api.Response response = this.api.post("/completions",
+				Map.of("completions",
+						List.of(entry(dependencyClaim, Map.of("built", true)), Map.of("leaseId", unknown, "epoch", 1),
+								entry(parentClaim, null), Map.of("leaseId", leaseId(plainClaim), "epoch", 5),
+								entry(plainClaim, List.of(1, 2)))));
+		assertOk(response);
+		List<JsonNode> results = new ArrayList<>();
+		response.body().path("results").forEach(results::add);
+		assertThat(results).extracting((result) -> result.path("leaseId").asString())
+			.containsExactly(leaseId(dependencyClaim).toString(), unknown.toString(), leaseId(parentClaim).toString(),
+					leaseId(plainClaim).toString(), leaseId(plainClaim).toString());
+		assertThat(results.get(0).path("status").asInt()).isEqualTo(200);
+		assertThat(results.get(0).path("lease").path("outcome").asString()).isEqualTo("completed");
+		assertThat(results.get(0).has("problem")).isFalse();
+		assertEntryProblem(results.get(1), 404, "not_found");
+		assertEntryProblem(results.get(2), 409, "open_children");
+		assertEntryProblem(results.get(3), 409, "epoch_mismatch");
+		assertThat(results.get(3).path("problem").path("currentEpoch").asLong()).isEqualTo(1);
+		assertThat(results.get(4).path("status").asInt()).isEqualTo(200);
+		assertThat(results.get(4).has("lease")).isTrue();
+		assertThat(status(dependency)).isEqualTo("completed");
+		assertThat(status(dependent)).isEqualTo("ready");
+		assertThat(item(plain).path("result").size()).isEqualTo(2);
+		assertThat(status(parent)).isEqualTo("leased");
+	}
+
+	@Test
+	void batchCompletionOfManyCurrentAndStaleLeasesFromManyThreadsKeepsEveryAnswerApart() {
+		int threads = 8;
+		int perThread = 25;
+		List<JsonNode> claims = new ArrayList<>();
+		for (int i = 0; i < threads * perThread; i++) {
+			createItem("item " + i);
+		}
+		Api.Response claimed = this.api.post("/claims/batch", Map.of("workerId", "batcher", "limit", 500));
+		assertCreated(claimed);
+		claimed.body().path("claims").forEach(claims::add);
+		assertThat(claims).hasSize(threads * perThread);
+		List<Api.Response> answers = Concurrently.run(threads, (t) -> {
+			List<Map<String, Object>> entries = new ArrayList<>();
+			for (int i = t * perThread; i < (t + 1) * perThread; i++) {
+				// Every third entry is stale.
+				entries.add(Map.of("leaseId", leaseId(claims.get(i)), "epoch",
+						epoch(claims.get(i)) + ((i % 3 == 0) ? 1 : 0)));
+			}
+			return this.api.post("/completions", Map.of("completions", entries));
+		});
+		for (int t = 0; t < threads; t++) {
+			assertOk(answers.get(t));
+			JsonNode results = answers.get(t).body().path("results");
+			for (int k = 0; k < perThread; k++) {
+				int i = t * perThread + k;
+				assertThat(results.get(k).path("leaseId").asString()).isEqualTo(leaseId(claims.get(i)).toString());
+				assertThat(results.get(k).path("status").asInt()).isEqualTo((i % 3 == 0) ? 409 : 200);
+			}
+		}
+		long stale = (threads * perThread + 2) / 3;
+		assertThat(count("select count(*) from work_items where status = 'completed'"))
+			.isEqualTo(threads * perThread - stale);
+		assertThat(count("select count(*) from leases")).isEqualTo(stale);
+	}
+
+	@Test
+	void completionsCommittedTogetherUnblockParentsAndDependents() {
+		UUID parent = createItem("parent", "queue", "parent");
+		UUID child = createItem("child", "queue", "c", "parentId", parent);
+		UUID dependency = createItem("dependency", "queue", "d");
+		UUID dependent = createItem("dependent", "queue", "e", "dependsOn", List.of(dependency));
+		UUID sibling = createItem("sibling", "queue", "c", "parentId", parent);
+		assertThat(status(parent)).isEqualTo("blocked");
+		assertThat(status(dependent)).isEqualTo("blocked");
+		JsonNode childClaim = claimFrom("c", "worker-1");
+		JsonNode siblingClaim = claimFrom("c", "worker-1");
+		JsonNode dependencyClaim = claimFrom("d", "worker-2");
+		Api.Response response = this.api.post("/completions", Map.of("completions",
+				List.of(entry(childClaim, "c"), entry(dependencyClaim, 42), entry(siblingClaim, Map.of()))));
+		assertOk(response);
+		response.body().path("results").forEach((result) -> assertThat(result.path("status").asInt()).isEqualTo(200));
+		assertThat(List.of(child, sibling, dependency))
+			.allSatisfy((id) -> assertThat(status(id)).isEqualTo("completed"));
+		assertThat(item(dependency).path("result").asInt()).isEqualTo(42);
+		assertThat(status(parent)).isEqualTo("ready");
+		assertThat(item(parent).path("blockers").path("openChildren").asInt()).isZero();
+		assertThat(status(dependent)).isEqualTo("ready");
+		// One transaction for the three.
+		assertThat(count("select count(distinct xmin::text) from lease_history")).isEqualTo(1);
+	}
+
+	@Test
+	void aCompletionThatFailsInTheDatabaseFailsAloneAndTheOthersOfItsBatchCommit() {
+		this.jdbc.sql("""
+				create function poison() returns trigger language plpgsql as $$
+				begin
+				    if new.status = 'completed' and new.title = 'poison' then
+				        raise exception 'poisoned item %', new.id using errcode = '23514';
+				    end if;
+				    return new;
+				end $$
+				""").update();
+		this.jdbc.sql("create trigger poison before update on work_items for each row execute function poison()")
+			.update();
+		List<JsonNode> claims = new ArrayList<>();
+		for (String title : List.of("good 1", "poison", "good 2")) {
+			createItem(title, "queue", title.replace(' ', '-'));
+			claims.add(claimFrom(title.replace(' ', '-'), "worker"));
+		}
+		Api.Response response = this.api.post("/completions",
+				Map.of("completions", claims.stream().map((claim) -> entry(claim, Map.of("ok", true))).toList()));
+		assertOk(response);
+		JsonNode results = response.body().path("results");
+		assertThat(results.get(0).path("status").asInt()).isEqualTo(200);
+		assertThat(results.get(1).path("status").asInt()).isEqualTo(500);
+		assertThat(results.get(1).path("problem").path("code").asString()).isEqualTo("internal_error");
+		assertThat(results.get(2).path("status").asInt()).isEqualTo(200);
+		assertThat(status(itemId(claims.get(0)))).isEqualTo("completed");
+		assertThat(status(itemId(claims.get(1)))).isEqualTo("leased");
+		assertThat(status(itemId(claims.get(2)))).isEqualTo("completed");
+		// The same through single completes committed together.
+		createItem("good 3", "queue", "g3");
+		JsonNode good = claimFrom("g3", "worker");
+		List<Api.Response> together = Concurrently.run(2,
+				(i) -> complete((i == 0) ? good : claims.get(1), Map.of("ok", true)));
+		assertOk(together.get(0));
+		assertProblem(together.get(1), 500, "internal_error");
+	}
+
+	@Test
+	void batchCompletionRequestsAreValidatedAsAWhole() {
+		createItem("held");
+		JsonNode claim = claim("worker");
+		assertProblem(this.api.post("/completions", Map.of("completions", List.of())), 422, "validation_failed");
+		assertProblem(this.api.post("/completions", Map.of()), 422, "validation_failed");
+		assertProblem(
+				this.api.post("/completions",
+						Map.of("completions", List.of(Map.of("leaseId", "not-a-uuid", "epoch", 1)))),
+				422, "validation_failed");
+		assertProblem(this.api.post("/completions", Map.of("completions", List.of(Map.of("leaseId", leaseId(claim))))),
+				422, "validation_failed");
+		List<Map<String, Object>> tooMany = new ArrayList<>();
+		for (int i = 0; i < 501; i++) {
+			tooMany.add(Map.of("leaseId", UUID.randomUUID(), "epoch", 1));
+		}
+		assertProblem(this.api.post("/completions", Map.of("completions", tooMany)), 422, "validation_failed");
+		assertThat(status(itemId(claim))).isEqualTo("leased");
+	}
+
+	@Test
+	void batchClaimsRankAsIfMadeOneAfterTheOtherAndAnswer204WhenNothingIsReady() {
+		for (int i = 0; i < 5; i++) {
+			createItem("batch " + i, "queue", "batch", "priority", i);
+		}
+		createItem("elsewhere", "queue", "other", "priority", 100);
+		Api.Response first = this.api.post("/claims/batch",
+				Map.of("workerId", "w", "queues", List.of("batch"), "limit", 3, "leaseSeconds", 60));
+		assertCreated(first);
+		List<JsonNode> claims = new ArrayList<>();
+		first.body().path("claims").forEach(claims::add);
+		assertThat(claims).extracting((claim) -> claim.path("item").path("title").asString())
+			.containsExactly("batch 4", "batch 3", "batch 2");
+		assertThat(claims).allSatisfy((claim) -> {
+			assertThat(claim.path("lease").path("workerId").asString()).isEqualTo("w");
+			assertThat(claim.path("lease").path("epoch").asLong()).isEqualTo(1);
+			assertThat(claim.path("item").path("status").asString()).isEqualTo("leased");
+			assertThat(claim.path("item").path("lease").path("id").asString())
+				.isEqualTo(claim.path("lease").path("id").asString());
+		});
+		assertThat(claims.stream().map((claim) -> claim.path("lease").path("id").asString()).distinct()).hasSize(3);
+		Api.Response rest = this.api.post("/claims/batch",
+				Map.of("workerId", "w", "queues", List.of("batch"), "limit", 10));
+		assertThat(rest.body().path("claims").size()).isEqualTo(2);
+		Api.Response none = this.api.post("/claims/batch",
+				Map.of("workerId", "w", "queues", List.of("batch"), "limit", 10));
+		assertThat(none.status()).isEqualTo(204);
+		assertThat(count("select count(*) from leases")).isEqualTo(5);
+	}
+
+	@Test
+	void batchClaimsFromManyThreadsNeverShareAnItem() {
+		for (int i = 0; i < 300; i++) {
+			createItem("item " + i);
+		}
+		List<Api.Response> answers = Concurrently.run(12,
+				(i) -> this.api.post("/claims/batch", Map.of("workerId", "w" + i, "limit", 40)));
+		List<String> items = new ArrayList<>();
+		for (Api.Response answer : answers) {
+			assertThat(answer.status()).isIn(201, 204);
+			if (answer.status() == 201) {
+				answer.body().path("claims").forEach((claim) -> items.add(claim.path("item").path("id").asString()));
+			}
+		}
+		assertThat(items).doesNotHaveDuplicates().hasSize(300);
+	}
+
+	@Test
+	void batchClaimRequestsAreValidated() {
+		createItem("ready");
+		assertProblem(this.api.post("/claims/batch", Map.of("workerId", "w")), 422, "validation_failed");
+		assertProblem(this.api.post("/claims/batch", Map.of("workerId", "w", "limit", 0)), 422, "validation_failed");
+		assertProblem(this.api.post("/claims/batch", Map.of("workerId", "w", "limit", 501)), 422, "validation_failed");
+		assertProblem(this.api.post("/claims/batch", Map.of("limit", 1)), 422, "validation_failed");
+		assertProblem(this.api.post("/claims/batch", Map.of("workerId", "w", "limit", 1, "leaseSeconds", 0)), 422,
+				"validation_failed");
+		assertProblem(this.api.post("/claims/batch", Map.of("workerId", "w", "limit", 1, "waitSeconds", 61)), 422,
+				"validation_failed");
+		assertProblem(this.api.post("/claims/batch", Map.of("workerId", "w", "limit", 1, "waitSeconds", -1)), 422,
+				"validation_failed");
+		assertProblem(this.api.post("/claims/batch", Map.of("workerId", "w", "limit", 1, "queues", List.of())), 422,
+				"validation_failed");
+		assertThat(count("select count(*) from leases")).isZero();
+		assertCreated(this.api.post("/claims/batch", Map.of("workerId", "w", "limit", 1, "waitSeconds", 0)));
+	}
+
+	@Test
+	void aWaitingBatchClaimIsWokenWhenItemsBecomeReadyAndAnswers204WhenNoneDo() throws Exception {
+		Api.Response empty = this.api.post("/claims/batch",
+				Map.of("workerId", "w", "limit", 5, "queues", List.of("late"), "waitSeconds", 1));
+		assertThat(empty.status()).isEqualTo(204);
+		ExecutorService background = Executors.newVirtualThreadPerTaskExecutor();
+		try {
+			Future<Api.Response> waiting = background.submit(() -> this.api.post("/claims/batch",
+					Map.of("workerId", "w", "limit", 5, "queues", List.of("late"), "waitSeconds", 30)));
+			Thread.sleep(300);
+			assertThat(waiting.isDone()).isFalse();
+			UUID item = createItem("arrives while the batch waits", "queue", "late");
+			Api.Response claimed = waiting.get(10, TimeUnit.SECONDS);
+			assertCreated(claimed);
+			assertThat(claimed.body().get("claims")).hasSize(1);
+			assertThat(claimed.body().get("claims").get(0).get("item").get("id").asString()).isEqualTo(item.toString());
+		}
+		finally {
+			background.shutdownNow();
+		}
+	}
+
+	private static Map<String, Object> entry(JsonNode claim, Object result) {
+		Map<String, Object> entry = new java.util.LinkedHashMap<>();
+		entry.put("leaseId", leaseId(claim));
+		entry.put("epoch", epoch(claim));
+		entry.put("result", result);
+		return entry;
+	}
+
+	private static void assertEntryProblem(JsonNode result, int status, String code) {
+		assertThat(result.path("status").asInt()).as(result.toString()).isEqualTo(status);
+		assertThat(result.has("lease")).isFalse();
+		JsonNode problem = result.path("problem");
+		assertThat(problem.path("code").asString()).isEqualTo(code);
+		assertThat(problem.path("status").asInt()).isEqualTo(status);
+		assertThat(problem.path("type").asString()).isNotBlank();
+		assertThat(problem.path("title").asString()).isNotBlank();
+		assertThat(problem.path("detail").asString()).isNotBlank();
+	}
+
+	/**
+	 * Holds a SHARE lock on the table, sends the first {@code max-in-flight} requests one
+	 * by one, each running alone and getting stuck writing, then the rest, then lets go:
+	 * the rest queue behind the first ones and are served by one batch.
+	 */
+	private List<Api.Response> withTableLocked(String table, int requests, IntFunction<Api.Response> request)
+			throws Exception {
+		ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+		try (Connection holder = DriverManager.getConnection(TestDatabase.coordinates().jdbcUrl(),
+				TestDatabase.coordinates().username(), TestDatabase.coordinates().password())) {
+			holder.setAutoCommit(false);
+			try (Statement statement = holder.createStatement()) {
+				statement.execute("lock table " + table + " in share mode");
+			}
+			List<Future<Api.Response>> responses = new ArrayList<>();
+			int alone = this.coalescing.maxInFlight();
+			for (int i = 0; i < alone; i++) {
+				int index = i;
+				responses.add(threads.submit(() -> request.apply(index)));
+				awaitBlocked(i + 1);
+			}
+			for (int i = alone; i < requests; i++) {
+				int index = i;
+				responses.add(threads.submit(() -> request.apply(index)));
+			}
+			Thread.sleep(1000);
+			holder.commit();
+			List<Api.Response> answers = new ArrayList<>();
+			for (Future<Api.Response> response : responses) {
+				answers.add(response.get(30, TimeUnit.SECONDS));
+			}
+			return answers;
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	private void awaitBlocked(int requests) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		// Nothing else runs here, so a backend waiting for a lock is a request.
+		while (count("select count(*) from pg_stat_activity where datname = current_database()"
+				+ " and wait_event_type = 'Lock'") < requests) {
+			assertThat(System.nanoTime()).as("a request waits for the table lock").isLessThan(deadline);
+			Thread.sleep(10);
+		}
+	}
+
+}
