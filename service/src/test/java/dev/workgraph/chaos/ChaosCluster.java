@@ -11,10 +11,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.workgraph.testing.PgBouncer;
+
 /**
  * What a chaos run runs against: a throwaway PostgreSQL cluster with one fresh database,
  * and service instances (separate JVMs) sharing it. The pool is small and its connection
- * timeout short, so an exhausted pool answers 503 quickly.
+ * timeout short, so an exhausted pool answers 503 quickly. A {@link Topology} may add
+ * what a larger deployment has (docs/scaling.md): a PgBouncer between the instances and
+ * PostgreSQL, a synchronous standby to fail over to, a load balancer in front.
  */
 final class ChaosCluster implements AutoCloseable {
 
@@ -22,11 +26,39 @@ final class ChaosCluster implements AutoCloseable {
 
 	private static final long POOL_TIMEOUT_MILLIS = 1500;
 
+	/**
+	 * The shape of a deployment.
+	 *
+	 * @param instances service instances; every second one runs an hour ahead
+	 * (libfaketime)
+	 * @param pgBouncer the instances reach PostgreSQL through a PgBouncer in transaction
+	 * mode
+	 * @param standby a synchronous streaming standby, and the instances on a multi-host
+	 * URL that targets whichever server is the primary
+	 * @param loadBalancer actors send every request to one address in front of the
+	 * instances
+	 */
+	record Topology(int instances, boolean pgBouncer, boolean standby, boolean loadBalancer) {
+
+		static Topology instances(int count) {
+			return new Topology(count, false, false, false);
+		}
+
+	}
+
 	private final ThrowawayPostgres postgres;
 
 	private final String database;
 
 	private final List<ServiceInstance> instances = new ArrayList<>();
+
+	private final String adminToken = "chaos-admin-" + java.util.UUID.randomUUID();
+
+	private ThrowawayPostgres standby;
+
+	private PgBouncer pgBouncer;
+
+	private LoadBalancer loadBalancer;
 
 	private ChaosCluster(ThrowawayPostgres postgres, String database) {
 		this.postgres = postgres;
@@ -34,12 +66,32 @@ final class ChaosCluster implements AutoCloseable {
 	}
 
 	static ChaosCluster start(int instanceCount, Path logs) {
+		return start(Topology.instances(instanceCount), logs);
+	}
+
+	static ChaosCluster start(Topology topology, Path logs) {
 		ThrowawayPostgres postgres = ThrowawayPostgres.start();
 		ChaosCluster cluster = new ChaosCluster(postgres, "workgraph_chaos");
 		try {
 			postgres.createDatabase(cluster.database);
+			if (topology.standby()) {
+				cluster.standby = postgres.synchronousStandby();
+			}
+			if (topology.pgBouncer()) {
+				// Fewer server connections than the instances' pools together: they
+				// share.
+				cluster.pgBouncer = PgBouncer.start("127.0.0.1", postgres.port(), 12);
+			}
 			Map<String, String> properties = new LinkedHashMap<>();
-			properties.put("spring.datasource.url", postgres.jdbcUrl(cluster.database));
+			properties.put("spring.datasource.url",
+					(cluster.pgBouncer != null) ? cluster.pgBouncer.jdbcUrl(cluster.database) : cluster.directUrl());
+			if (cluster.pgBouncer != null) {
+				// LISTEN needs a session of its own: the long-poll listener goes around
+				// the
+				// pooler (docs/scaling.md). Waiting claims are then woken by it alone.
+				properties.put("workgraph.notifications.url", cluster.directUrl());
+				properties.put("workgraph.notifications.recheck-interval", "10m");
+			}
 			properties.put("spring.datasource.username", "postgres");
 			properties.put("spring.datasource.password", "");
 			properties.put("spring.datasource.hikari.maximum-pool-size", Integer.toString(POOL_SIZE));
@@ -51,9 +103,11 @@ final class ChaosCluster implements AutoCloseable {
 			// often.
 			properties.put("workgraph.lease.max-consecutive-expirations", "2");
 			properties.put("spring.main.banner-mode", "off");
-			properties.put("workgraph.security.enabled", "false");
-			for (int i = 0; i < instanceCount; i++) {
-				Map<String, String> clock = (i == 1) ? wrongClock() : Map.of();
+			// Access control on, as in production: the harness acts with the bootstrap
+			// admin token and each simulated worker with a worker token of its own.
+			properties.put("workgraph.security.bootstrap-admin-token", cluster.adminToken);
+			for (int i = 0; i < topology.instances(); i++) {
+				Map<String, String> clock = (i % 2 == 1) ? wrongClock() : Map.of();
 				cluster.instances.add(new ServiceInstance("instance-" + i, properties, clock,
 						clock.isEmpty() ? "the machine's clock" : "a clock " + clock.get("FAKETIME") + " (libfaketime)",
 						logs.resolve("instance-" + i + ".log")));
@@ -62,6 +116,9 @@ final class ChaosCluster implements AutoCloseable {
 			// Never leave a service process behind, however the test JVM ends.
 			Runtime.getRuntime().addShutdownHook(new Thread(cluster::close));
 			cluster.instances.parallelStream().forEach(ServiceInstance::start);
+			if (topology.loadBalancer()) {
+				cluster.loadBalancer = new LoadBalancer(cluster.instances);
+			}
 			return cluster;
 		}
 		catch (RuntimeException ex) {
@@ -91,8 +148,42 @@ final class ChaosCluster implements AutoCloseable {
 		return Map.of();
 	}
 
+	/**
+	 * The database's URL without a pooler: the server itself, or with a standby both
+	 * servers, of which pgjdbc picks the one that accepts writes. It rechecks a server it
+	 * found unusable after a second, not the default ten, so a promoted standby is used
+	 * soon.
+	 */
+	private String directUrl() {
+		if (this.standby == null) {
+			return this.postgres.jdbcUrl(this.database);
+		}
+		return "jdbc:postgresql://127.0.0.1:" + this.postgres.port() + ",127.0.0.1:" + this.standby.port() + "/"
+				+ this.database + "?targetServerType=primary&hostRecheckSeconds=1";
+	}
+
 	ThrowawayPostgres postgres() {
 		return this.postgres;
+	}
+
+	/** The bootstrap admin token every instance accepts. */
+	String adminToken() {
+		return this.adminToken;
+
+	}
+
+	/** The synchronous standby, or null without one. */
+	ThrowawayPostgres standby() {
+		return this.standby;
+	}
+
+	/** The load balancer's base URL, or null when actors address instances themselves. */
+	String frontDoor() {
+		return (this.loadBalancer != null) ? this.loadBalancer.base() : null;
+	}
+
+	LoadBalancer loadBalancer() {
+		return this.loadBalancer;
 	}
 
 	List<ServiceInstance> instances() {
@@ -107,8 +198,9 @@ final class ChaosCluster implements AutoCloseable {
 		return POOL_TIMEOUT_MILLIS;
 	}
 
+	/** The database itself (the primary), never through PgBouncer. */
 	Connection connect() throws SQLException {
-		return this.postgres.connect(this.database);
+		return java.sql.DriverManager.getConnection(directUrl(), "postgres", "");
 	}
 
 	/**
@@ -153,7 +245,16 @@ final class ChaosCluster implements AutoCloseable {
 				System.err.println("Could not stop " + instance.name() + ": " + ex.getMessage());
 			}
 		}
+		if (this.loadBalancer != null) {
+			this.loadBalancer.close();
+		}
+		if (this.pgBouncer != null) {
+			this.pgBouncer.close();
+		}
 		this.postgres.close();
+		if (this.standby != null) {
+			this.standby.close();
+		}
 	}
 
 }

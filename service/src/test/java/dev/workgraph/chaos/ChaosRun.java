@@ -80,7 +80,8 @@ final class ChaosRun {
 		History history = new History();
 		World world = new World();
 		Tally tally = new Tally();
-		Client client = new Client(this.cluster.instances(), history, this.settings.requestTimeout());
+		Client client = new Client(this.cluster.instances(), history, this.settings.requestTimeout(),
+				this.cluster.adminToken(), this.cluster.frontDoor());
 		Random master = new Random(this.settings.seed());
 		Monitor monitor = new Monitor(this.cluster, client, history, world);
 		long started = System.nanoTime();
@@ -187,7 +188,7 @@ final class ChaosRun {
 	 */
 	private void finalConsistencyAudits(Client client, History history) {
 		for (int i = 0; i < this.cluster.instances().size(); i++) {
-			Reply audit = client.send(Call.get("checker", Op.READ, "/actuator/consistency").via(i));
+			Reply audit = client.send(Call.get("checker", Op.READ, "/actuator/consistency").on(i));
 			if (audit.status() != 200 || !audit.body().path("consistent").asBoolean(false)) {
 				history.violation("5-readiness", "the consistency audit of instance-" + i + " answered "
 						+ audit.status() + ": " + History.abbreviate(audit.body().toString()));
@@ -424,7 +425,7 @@ final class ChaosRun {
 		}
 
 		private void audit(int round) {
-			Reply audit = this.client.send(Call.get("monitor", Op.READ, "/actuator/consistency").via(round));
+			Reply audit = this.client.send(Call.get("monitor", Op.READ, "/actuator/consistency").on(round));
 			if (audit.status() != 200) {
 				return;
 			}

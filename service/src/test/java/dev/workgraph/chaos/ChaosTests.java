@@ -76,7 +76,7 @@ class ChaosTests {
 	}
 
 	/** The run did what it is meant to prove things about, not just idle. */
-	private static void assertExercised(Result result) {
+	static void assertExercised(Result result) {
 		assertThat(result.figures().get("claims")).as("claims").isGreaterThan(20);
 		assertThat(result.figures().get("stale_writes_rejected")).as("stale writes rejected").isPositive();
 		assertThat(result.figures().get("expiries")).as("expiries").isPositive();

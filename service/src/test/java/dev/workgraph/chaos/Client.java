@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -32,15 +33,77 @@ final class Client {
 
 	private final Duration timeout;
 
+	/**
+	 * Where actors' requests go when the instances stand behind a load balancer: null
+	 * when actors pick an instance themselves.
+	 */
+	private final String frontDoor;
+
 	private final HttpClient http = HttpClient.newBuilder()
 		.version(HttpClient.Version.HTTP_1_1)
 		.connectTimeout(Duration.ofSeconds(2))
 		.build();
 
-	Client(List<ServiceInstance> instances, History history, Duration timeout) {
+	/**
+	 * The cluster's bootstrap admin token: what the planner, responder and faults send.
+	 */
+	private final String adminToken;
+
+	/**
+	 * One worker token per worker id (an incarnation is a new worker), minted when first
+	 * used.
+	 */
+	private final Map<String, String> workerTokens = new ConcurrentHashMap<>();
+
+	/**
+	 * @param adminToken the cluster's bootstrap admin token, null without access control
+	 * @param frontDoor the load balancer's base URL: every request goes there except
+	 * those {@linkplain Call#on(int) addressed to one instance} (probes, audits)
+	 */
+	Client(List<ServiceInstance> instances, History history, Duration timeout, String adminToken, String frontDoor) {
 		this.instances = instances;
 		this.history = history;
 		this.timeout = timeout;
+		this.adminToken = adminToken;
+		this.frontDoor = frontDoor;
+	}
+
+	/**
+	 * The worker's own token: access control binds a worker token to one worker id, so a
+	 * simulated worker acts only as itself. Minted through whichever instance answers
+	 * (faults may be under way), outside the history: it is set-up, not traffic.
+	 */
+	private String workerToken(String workerId) {
+		return this.workerTokens.computeIfAbsent(workerId, this::mint);
+	}
+
+	private String mint(String workerId) {
+		String body = JSON
+			.writeValueAsString(Map.of("name", "chaos " + workerId, "role", "worker", "workerId", workerId));
+		for (int attempt = 0; attempt < 240; attempt++) {
+			ServiceInstance instance = this.instances.get(attempt % this.instances.size());
+			try {
+				HttpResponse<String> response = this.http
+					.send(HttpRequest.newBuilder(URI.create(instance.base() + "/tokens"))
+						.timeout(this.timeout)
+						.header("Content-Type", "application/json")
+						.header("Authorization", "Bearer " + this.adminToken)
+						.POST(HttpRequest.BodyPublishers.ofString(body))
+						.build(), HttpResponse.BodyHandlers.ofString());
+				if (response.statusCode() == 201) {
+					return JSON.readTree(response.body()).path("token").asString();
+				}
+			}
+			catch (IOException ex) {
+				// That instance is down or restarting: try the next one.
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("interrupted while minting a token for " + workerId, ex);
+			}
+			ServiceInstance.sleep(250);
+		}
+		throw new IllegalStateException("no instance minted a token for " + workerId);
 	}
 
 	int instanceCount() {
@@ -54,10 +117,14 @@ final class Client {
 
 	Reply send(Call call) {
 		ServiceInstance instance = this.instances.get(call.instance % this.instances.size());
-		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(instance.base() + call.path))
+		String base = (this.frontDoor != null && !call.addressed) ? this.frontDoor : instance.base();
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + call.path))
 			.timeout(this.timeout)
 			.header("Accept", "application/json, application/problem+json");
 		call.headers.forEach(request::header);
+		if (this.adminToken != null && !call.headers.containsKey("Authorization")) {
+			request.header("Authorization", "Bearer " + (call.asWorker ? workerToken(call.actor) : this.adminToken));
+		}
 		if (call.body != null) {
 			request.header("Content-Type", "application/json")
 				.method(call.method, HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(call.body)));
@@ -139,6 +206,9 @@ final class Client {
 
 		final String actor;
 
+		/** Sent with the actor's own worker token rather than the admin token. */
+		boolean asWorker;
+
 		final Op op;
 
 		final String method;
@@ -160,6 +230,9 @@ final class Client {
 		String token;
 
 		int instance;
+
+		/** Must reach this very instance, even behind a load balancer. */
+		boolean addressed;
 
 		private Call(String actor, Op op, String method, String path) {
 			this.actor = actor;
@@ -208,8 +281,23 @@ final class Client {
 			return this;
 		}
 
+		Call asWorker() {
+			this.asWorker = true;
+			return this;
+		}
+
 		Call via(int instance) {
 			this.instance = instance;
+			return this;
+		}
+
+		/**
+		 * To this instance itself, never through a load balancer: probes and audits that
+		 * must ask each instance.
+		 */
+		Call on(int instance) {
+			this.instance = instance;
+			this.addressed = true;
 			return this;
 		}
 

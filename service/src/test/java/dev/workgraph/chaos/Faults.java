@@ -80,6 +80,36 @@ final class Faults {
 	}
 
 	/**
+	 * Fails over under load, as an operator (or a failover manager) would when the
+	 * primary's machine dies: the primary is stopped hard ({@code -m immediate}, nothing
+	 * flushed or handed over), after {@code detectionMillis} the synchronous standby is
+	 * promoted, and the instances, on a multi-host URL that targets the primary, must
+	 * find it by themselves. Until then they answer 503.
+	 * @return milliseconds from the promotion until every live instance answered a read
+	 * with 200 again
+	 */
+	long failover(long detectionMillis) {
+		ThrowawayPostgres standby = this.cluster.standby();
+		if (standby == null) {
+			throw new IllegalStateException("failover needs a cluster with a standby");
+		}
+		Fault fault = this.history.faultStarted("failover: primary stopped hard, standby promoted");
+		long started = System.nanoTime();
+		this.cluster.postgres().crash();
+		long crashed = System.nanoTime();
+		ServiceInstance.sleep(detectionMillis);
+		long promoting = System.nanoTime();
+		standby.promote();
+		long promoted = System.nanoTime();
+		String note = awaitRecovery("after the failover");
+		long resumedMillis = (System.nanoTime() - promoted) / 1_000_000;
+		fault.ended("primary down in " + (crashed - started) / 1_000_000 + " ms, promoted after "
+				+ (promoting - crashed) / 1_000_000 + " ms, promotion took " + (promoted - promoting) / 1_000_000
+				+ " ms; every instance answering 200 again " + resumedMillis + " ms after the promotion; " + note);
+		return resumedMillis;
+	}
+
+	/**
 	 * Holds a row lock from outside the service on an item nobody claims and sends more
 	 * requests that need that row than the pool has connections: each one holds its
 	 * connection while it waits. Requests that need a connection then must get a 503
@@ -115,12 +145,12 @@ final class Faults {
 					.start(() -> this.client.send(Call.post("fault", Op.CANCEL_ITEM, "/items/" + sentinel + "/cancel",
 							Map.of("reason", "pool exhaustion drill"))
 						.item(sentinel)
-						.via(index))));
+						.on(index))));
 			}
 			awaitSessionsWaitingOnLocks(this.cluster.poolSize());
 			for (int probe = 0; probe < 3; probe++) {
 				Reply reply = this.client
-					.send(Call.get("fault", Op.PROBE, "/items/" + sentinel).item(sentinel).via(index));
+					.send(Call.get("fault", Op.PROBE, "/items/" + sentinel).item(sentinel).on(index));
 				long millis = Math.round(reply.exchange().millis());
 				probeMillis.add(millis);
 				if (reply.status() == 503) {
@@ -176,7 +206,7 @@ final class Faults {
 			}
 			boolean recovered = false;
 			while (!recovered && System.nanoTime() < deadline) {
-				Reply probe = this.client.send(Call.get("fault", Op.PROBE, "/items?limit=1").via(index));
+				Reply probe = this.client.send(Call.get("fault", Op.PROBE, "/items?limit=1").on(index));
 				recovered = probe.status() == 200 && instance.healthy();
 				if (!recovered) {
 					ServiceInstance.sleep(250);

@@ -68,6 +68,7 @@ final class HistoryChecker {
 		epochsIncreaseAndLeasesNeverOverlap();
 		everyEndedLeaseHasOneMatchingOutcome(leasesById);
 		attentionRequestsWereRaisedUnderALiveLease(leasesById);
+		acknowledgedAnswersKept();
 		drainedAndNothingLost();
 		completedExactlyOnce(leasesById);
 		count();
@@ -339,6 +340,31 @@ final class HistoryChecker {
 						"a question was accepted outside its lease's life:\n    " + request + "\n    " + lease);
 			}
 		}
+	}
+
+	/**
+	 * Invariant 4 for answers: a question the service acknowledged resolving is resolved
+	 * in the database, and is acknowledged once. A second {@code 200} for the same
+	 * question means the first resolution was lost (a failover that dropped an
+	 * acknowledged commit, say) and the question came back open.
+	 */
+	private void acknowledgedAnswersKept() {
+		Map<UUID, String> statusById = this.attentionRequests.stream()
+			.collect(Collectors.toMap(AttentionRow::id, AttentionRow::status));
+		Map<String, List<Exchange>> acknowledged = this.exchanges.stream()
+			.filter((e) -> e.op() == Op.RESOLVE && e.status() == 200)
+			.collect(Collectors.groupingBy((e) -> e.path().split("/")[2]));
+		acknowledged.forEach((id, answers) -> {
+			String status = statusById.get(UUID.fromString(id));
+			if (!"resolved".equals(status)) {
+				violation("4-drained-nothing-lost",
+						"question " + id + " was acknowledged resolved but is " + status + ": " + answers.getFirst());
+			}
+			if (answers.size() > 1) {
+				violation("4-drained-nothing-lost", "question " + id + " was acknowledged resolved " + answers.size()
+						+ " times (an acknowledged answer was lost): " + answers);
+			}
+		});
 	}
 
 	/**

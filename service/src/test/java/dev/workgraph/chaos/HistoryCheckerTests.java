@@ -163,6 +163,33 @@ class HistoryCheckerTests {
 		assertThat(check()).extracting(Violation::invariant).contains("4-drained-nothing-lost");
 	}
 
+	@Test
+	void anAcknowledgedAnswerMissingOrAcknowledgedTwiceIsLost() {
+		cleanHistory();
+		UUID kept = UUID.randomUUID();
+		UUID reopened = UUID.randomUUID();
+		UUID answeredAgain = UUID.randomUUID();
+		this.attention.add(new AttentionRow(kept, ITEM, null, 0, "system", true, "resolved", 320));
+		this.attention.add(new AttentionRow(reopened, ITEM, null, 0, "system", true, "open", 320));
+		this.attention.add(new AttentionRow(answeredAgain, ITEM, null, 0, "system", true, "resolved", 320));
+		this.exchanges.add(resolve(kept, 200));
+		this.exchanges.add(resolve(kept, 409));
+		this.exchanges.add(resolve(reopened, 200));
+		this.exchanges.add(resolve(answeredAgain, 200));
+		this.exchanges.add(resolve(answeredAgain, 200));
+		assertThat(check()).filteredOn((violation) -> violation.detail().startsWith("question "))
+			.extracting(Violation::detail)
+			.hasSize(2)
+			.anySatisfy((detail) -> assertThat(detail).contains(reopened.toString()).contains("but is open"))
+			.anySatisfy((detail) -> assertThat(detail).contains(answeredAgain.toString()).contains("2 times"));
+	}
+
+	private static Exchange resolve(UUID request, int status) {
+		return new Exchange(500, "responder", Op.RESOLVE, 0, "POST", "/attention-requests/" + request + "/resolve",
+				null, ITEM, null, false, null, 500, 510, Instant.EPOCH, status,
+				(status == 409) ? "already_resolved" : null, null, null);
+	}
+
 	private List<Violation> check() {
 		return new HistoryChecker(this.exchanges, this.leases, this.items, this.attention, this.world).check()
 			.violations();

@@ -482,8 +482,12 @@ final class SimulatedWorker implements Runnable {
 	private void recoverChildren(UUID parent, String token) {
 		String cursor = null;
 		do {
-			Reply page = send(Call.get(workerId(), Op.READ,
-					"/items?parentId=" + parent + "&limit=500" + ((cursor != null) ? "&cursor=" + cursor : "")));
+			// Listing items is an operator's read (a worker token may not list): the
+			// harness looks, on the worker's behalf, with the admin token.
+			Reply page = this.client.send(Call
+				.get(workerId(), Op.READ,
+						"/items?parentId=" + parent + "&limit=500" + ((cursor != null) ? "&cursor=" + cursor : ""))
+				.via(this.instance));
 			if (page.status() != 200) {
 				return;
 			}
@@ -522,8 +526,9 @@ final class SimulatedWorker implements Runnable {
 			.item(lease.itemId);
 	}
 
+	/** As this worker, with its own worker token. */
 	private Reply send(Call call) {
-		return this.client.send(call.via(this.instance));
+		return this.client.send(call.via(this.instance).asWorker());
 	}
 
 	private int leaseSeconds() {

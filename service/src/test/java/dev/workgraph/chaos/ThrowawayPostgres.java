@@ -55,6 +55,103 @@ final class ThrowawayPostgres implements AutoCloseable {
 		this.asNonRoot = asNonRoot;
 	}
 
+	/**
+	 * A streaming standby of this cluster, made the way operators make one
+	 * ({@code pg_basebackup -R}: a copy of the running primary that connects back to it
+	 * for WAL), and then the primary's <em>synchronous</em> standby: from here on a
+	 * commit on the primary is acknowledged only once the standby has flushed its WAL
+	 * ({@code synchronous_commit=on}), so promoting the standby loses no acknowledged
+	 * transaction. {@code pg_basebackup} ships with the server binaries (Debian's
+	 * packages, a PostgreSQL installation); where it is missing the test is skipped, or
+	 * fails under {@code CI=true}.
+	 */
+	ThrowawayPostgres synchronousStandby() {
+		if (!Files.isExecutable(this.bin.resolve("pg_basebackup"))) {
+			String message = "Failover tests need pg_basebackup next to initdb in " + this.bin
+					+ " (install PostgreSQL's server binaries, e.g. Debian's postgresql-15, or set -Dchaos.pgbin)";
+			if (!"true".equalsIgnoreCase(System.getenv("CI"))) {
+				Assumptions.abort(message);
+			}
+			throw new IllegalStateException(message);
+		}
+		Path standbyDirectory;
+		try {
+			standbyDirectory = Files.createTempDirectory("workgraph-chaos-standby-");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		ThrowawayPostgres standby = new ThrowawayPostgres(this.bin, standbyDirectory, Ports.free(), this.asNonRoot);
+		try {
+			if (this.asNonRoot.contains("postgres")) {
+				run(List.of("chown", "-R", "postgres:postgres", standbyDirectory.toString()));
+			}
+			standby.server("pg_basebackup", "-h", "127.0.0.1", "-p", Integer.toString(this.port), "-U", "postgres",
+					"-D", standby.data.toString(), "-X", "stream", "-R", "--checkpoint=fast", "--no-sync");
+			// The name the primary's synchronous_standby_names refers to.
+			Files.writeString(standby.data.resolve("postgresql.auto.conf"),
+					"primary_conninfo = 'host=127.0.0.1 port=" + this.port
+							+ " user=postgres application_name=standby'\n",
+					StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.APPEND);
+			standby.pgCtl("start");
+			Runtime.getRuntime().addShutdownHook(new Thread(standby::close));
+			try (Connection connection = connect("postgres"); Statement statement = connection.createStatement()) {
+				statement.execute("alter system set synchronous_standby_names = 'standby'");
+				statement.execute("alter system set synchronous_commit = 'on'");
+				statement.execute("select pg_reload_conf()");
+				long deadline = System.nanoTime() + COMMAND_TIMEOUT.toNanos();
+				while (!synchronous(statement)) {
+					if (System.nanoTime() > deadline) {
+						throw new IllegalStateException(
+								"The standby did not become synchronous within " + COMMAND_TIMEOUT);
+					}
+					Thread.sleep(100);
+				}
+			}
+			return standby;
+		}
+		catch (IOException ex) {
+			standby.close();
+			throw new UncheckedIOException(ex);
+		}
+		catch (SQLException ex) {
+			standby.close();
+			throw new IllegalStateException("Could not make the standby synchronous: " + ex.getMessage(), ex);
+		}
+		catch (InterruptedException ex) {
+			standby.close();
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+		catch (RuntimeException ex) {
+			standby.close();
+			throw ex;
+		}
+	}
+
+	private static boolean synchronous(Statement statement) throws SQLException {
+		try (var rs = statement.executeQuery(
+				"select count(*) from pg_stat_replication where application_name = 'standby' and sync_state = 'sync'"
+						+ " and state = 'streaming'")) {
+			rs.next();
+			return rs.getLong(1) == 1;
+		}
+	}
+
+	/**
+	 * Stops the server hard ({@code pg_ctl stop -m immediate}: every server process
+	 * killed at once, nothing flushed or handed over), as a machine that dies would; it
+	 * stays down.
+	 */
+	void crash() {
+		server("pg_ctl", "-D", this.data.toString(), "-m", "immediate", "-w", "stop");
+	}
+
+	/** Turns a standby into a primary that accepts writes ({@code pg_ctl promote}). */
+	void promote() {
+		server("pg_ctl", "-D", this.data.toString(), "-w", "-t", "90", "promote");
+	}
+
 	static ThrowawayPostgres start() {
 		Path bin = binaries();
 		List<String> asNonRoot = asNonRoot();

@@ -40,6 +40,8 @@ public final class TestDatabase {
 
 	private static Coordinates coordinates;
 
+	private static PgBouncer pgBouncer;
+
 	private TestDatabase() {
 	}
 
@@ -49,6 +51,23 @@ public final class TestDatabase {
 			log.info("Test database ({}): {}", coordinates.source(), coordinates.jdbcUrl());
 		}
 		return coordinates;
+	}
+
+	/**
+	 * This run's database through a PgBouncer in transaction mode that this JVM starts
+	 * (once) in front of it, for the tests that prove the service correct behind a pooler
+	 * ({@link ThroughPgBouncer}).
+	 */
+	public static synchronized Coordinates throughPgBouncer() {
+		Coordinates direct = coordinates();
+		if (pgBouncer == null) {
+			java.net.URI server = java.net.URI.create(direct.jdbcUrl().substring("jdbc:".length()));
+			// Fewer server connections than the service's pool (10): clients must share.
+			pgBouncer = PgBouncer.start(server.getHost(), server.getPort(), 4);
+		}
+		String database = java.net.URI.create(direct.jdbcUrl().substring("jdbc:".length())).getPath().substring(1);
+		return new Coordinates(pgBouncer.jdbcUrl(database), direct.username(), direct.password(),
+				direct.source() + " through PgBouncer");
 	}
 
 	private static Coordinates choose() {

@@ -16,6 +16,7 @@ import dev.workgraph.client.LeaseOutcome;
 import dev.workgraph.client.NewItem;
 import dev.workgraph.client.problem.LeaseEnded;
 import dev.workgraph.client.problem.LeaseExpired;
+import dev.workgraph.client.worker.Backoff;
 import dev.workgraph.client.worker.LeaseLost;
 import org.junit.jupiter.api.Test;
 
@@ -103,9 +104,14 @@ class LeaseKeepingTests extends WorkerClientTest {
 			throws InterruptedException {
 		StubbornHandler handler = new StubbornHandler();
 		holder.set(handler);
-		// Polls rather than waits at the service: a waiting claim would be woken the
-		// moment the item is ready again and race the test's own next claim for it.
-		started(worker("stubborn-" + queue, handler).queues(queue).leaseSeconds(3).waitSeconds(0).build());
+		// Polls rather than waits at the service, and slowly: a waiting claim (or a quick
+		// poll on a loaded machine) would take the item the moment it is ready again and
+		// race the test's own next claim for it.
+		started(worker("stubborn-" + queue, handler).queues(queue)
+			.leaseSeconds(3)
+			.waitSeconds(0)
+			.pollBackoff(Backoff.exponential(Duration.ofSeconds(10), Duration.ofSeconds(10)))
+			.build());
 		assertThat(handler.working.await(20, TimeUnit.SECONDS)).isTrue();
 		Thread.sleep(300);
 		long takenAt = System.nanoTime();

@@ -1,0 +1,111 @@
+package dev.workgraph.access;
+
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.workgraph.testing.Api;
+import dev.workgraph.testing.Concurrently;
+import dev.workgraph.testing.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Two instances on one database: a token revoked through one is refused by the other on
+ * the very next request, however recently and however often that instance saw it work.
+ */
+class RevocationAcrossInstancesTests extends HostileTest {
+
+	private static ServiceInstance second;
+
+	@BeforeAll
+	static void startSecondInstance() {
+		TestDatabase.Coordinates database = TestDatabase.coordinates();
+		second = ServiceInstance.start("second-secured-instance", database.jdbcUrl(), database.username(),
+				database.password(), "--workgraph.security.bootstrap-admin-token=" + ADMIN_TOKEN);
+	}
+
+	@AfterAll
+	static void stopSecondInstance() {
+		if (second != null) {
+			second.close();
+		}
+	}
+
+	@Test
+	void aTokenRevokedThroughOneInstanceIsRefusedByTheOtherOnTheNextRequest() {
+		Api[] instances = { this.api, second.api() };
+		for (int round = 0; round < 20; round++) {
+			Api revoking = instances[round % 2];
+			Api other = instances[(round + 1) % 2];
+			Issued token = issue(revoking.as(ADMIN_TOKEN), "revoked-across-" + round,
+					(round % 4 < 2) ? "operator" : "admin", null);
+			// Seen working on both, just now and repeatedly, so a cache would hold it.
+			for (int i = 0; i < 5; i++) {
+				assertThat(as(other, token).get("/items").status()).isEqualTo(200);
+				assertThat(as(revoking, token).get("/items").status()).isEqualTo(200);
+			}
+			revoke(revoking.as(ADMIN_TOKEN), token);
+			Api.Response next = as(other, token).get("/items");
+			assertThat(next.status()).as("round %d, the other instance's next request: %s", round, next).isEqualTo(401);
+			assertThat(next.code()).isEqualTo("unauthenticated");
+			assertThat(as(revoking, token).get("/items").status()).isEqualTo(401);
+		}
+	}
+
+	@Test
+	void aWorkerTokenRevokedWhileInUseOnTheOtherInstanceIsRefusedFromTheNextRequestOn() {
+		for (int round = 0; round < 5; round++) {
+			Issued token = issue(bootstrapAdmin(), "busy-worker-" + round, "worker", "busy-worker-" + round);
+			Api other = second.api();
+			AtomicBoolean stop = new AtomicBoolean();
+			// When the revocation's answer arrived (System.nanoTime), once it has.
+			AtomicLong revokedAt = new AtomicLong(Long.MAX_VALUE);
+			ConcurrentLinkedQueue<String> wrong = new ConcurrentLinkedQueue<>();
+			List<Integer> requestsPerThread = Concurrently.run(5, (thread) -> {
+				if (thread == 0) {
+					for (int i = 0; i < 20; i++) {
+						assertThat(as(other, token).post("/claims", "{\"queues\":[\"nothing-here\"]}").status())
+							.isEqualTo(204);
+					}
+					revoke(token);
+					revokedAt.set(System.nanoTime());
+					sleep(300);
+					stop.set(true);
+					return 0;
+				}
+				int requests = 0;
+				while (!stop.get()) {
+					long sentAt = System.nanoTime();
+					Api.Response response = as(other, token).post("/claims", "{\"queues\":[\"nothing-here\"]}");
+					requests++;
+					if (sentAt > revokedAt.get() && response.status() != 401) {
+						wrong.add("sent after the revocation was answered: " + response);
+					}
+					if (response.status() != 204 && response.status() != 401) {
+						wrong.add("neither 204 nor 401: " + response);
+					}
+				}
+				return requests;
+			});
+			assertThat(wrong).as("round %d", round).isEmpty();
+			assertThat(requestsPerThread.stream().mapToInt(Integer::intValue).sum()).isPositive();
+			assertThat(as(other, token).get("/leases/01890000-0000-7000-8000-00000000dead").status()).isEqualTo(401);
+		}
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}
