@@ -63,6 +63,9 @@ final class OperationProblems {
 		table.put("DELETE /items/{id}/dependencies/{dependsOnId}", List.of(ITEM_TERMINAL));
 		table.put("POST /items/{id}/cancel", List.of(ITEM_TERMINAL));
 		table.put("GET /items/{id}/leases", List.of());
+		table.put("GET /items/{id}/dependents", List.of());
+		// The console's queue backlogs
+		table.put("GET /queues", List.of());
 		// Claims and leases
 		table.put("POST /claims", List.of());
 		table.put("POST /claims/batch", List.of());

@@ -13,6 +13,7 @@ import dev.workgraph.access.Forbidden;
 import dev.workgraph.problem.InvalidRequest;
 import dev.workgraph.input.TextRules;
 import dev.workgraph.model.ItemStatus;
+import dev.workgraph.view.DependencyView;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
 import dev.workgraph.model.LeaseView;
@@ -41,6 +42,8 @@ import org.springframework.web.bind.annotation.RestController;
 class ItemController {
 
 	private static final String STATUSES = "must be one or more (comma-separated) of blocked, ready, leased, completed, cancelled";
+
+	private static final int MIN_SEARCH_LENGTH = 3;
 
 	private final ItemCommands commands;
 
@@ -91,8 +94,8 @@ class ItemController {
 
 	@GetMapping
 	ItemPage list(@RequestParam(required = false) List<String> status, @RequestParam(required = false) String queue,
-			@RequestParam(required = false) UUID parentId, @RequestParam(required = false) Integer limit,
-			@RequestParam(required = false) String cursor) {
+			@RequestParam(required = false) UUID parentId, @RequestParam(required = false) String q,
+			@RequestParam(required = false) Integer limit, @RequestParam(required = false) String cursor) {
 		Set<ItemStatus> statusFilter = null;
 		if (status != null) {
 			// Several statuses, comma-separated or repeated: status=ready,blocked.
@@ -114,9 +117,22 @@ class ItemController {
 			throw new InvalidRequest("queue", QueueNames.MESSAGE);
 		}
 		int pageSize = Page.size(limit);
-		Page<ItemView> page = this.views.list(new ItemViews.ItemFilter(statusFilter, queue, parentId), pageSize,
-				cursor);
+		Page<ItemView> page = this.views.list(new ItemViews.ItemFilter(statusFilter, queue, parentId, titleSearch(q)),
+				pageSize, cursor);
 		return new ItemPage(page.entries(), page.nextCursor());
+	}
+
+	/** The items that depend on this one, a page at a time. */
+	@GetMapping("/{id}/dependents")
+	DependentPage dependents(@PathVariable UUID id, @RequestParam(required = false) Integer limit,
+			@RequestParam(required = false) String cursor) {
+		int pageSize = Page.size(limit);
+		Page<DependencyView> page = this.views.dependents(id, pageSize, cursor);
+		if (page.entries().isEmpty() && cursor == null) {
+			// 404 for an unknown item; most items have no dependents.
+			view(id);
+		}
+		return new DependentPage(page.entries(), page.nextCursor());
 	}
 
 	@PostMapping("/{id}/dependencies")
@@ -150,6 +166,24 @@ class ItemController {
 	}
 
 	/**
+	 * The text {@code q} asks titles to contain. At least three characters, so that the
+	 * trigram index answers it instead of a scan of every title.
+	 */
+	private static String titleSearch(String q) {
+		if (q == null) {
+			return null;
+		}
+		String text = q.strip();
+		String problem = TextRules.problemWith(text);
+		int length = TextRules.codePoints(text);
+		if (problem != null || length < MIN_SEARCH_LENGTH || length > 200) {
+			throw new InvalidRequest("q", (problem != null) ? problem
+					: "must be " + MIN_SEARCH_LENGTH + " to 200 characters (leading and trailing spaces ignored)");
+		}
+		return text;
+	}
+
+	/**
 	 * A worker token reads only the items it holds or held (checked after the 404, so an
 	 * unknown item is still 404).
 	 */
@@ -170,6 +204,9 @@ class ItemController {
 	}
 
 	record LeaseList(List<LeaseView> leases, String nextCursor) {
+	}
+
+	record DependentPage(List<DependencyView> items, String nextCursor) {
 	}
 
 }

@@ -76,6 +76,14 @@ public class ItemViews {
 	 */
 	static final String ITEM_VIEW_BY_ID = "select i.*,\n" + PARTS + "from work_items i where i.id = :id";
 
+	static final String DEPENDENTS = """
+			select w.id, w.title, w.status
+			from dependencies d join work_items w on w.id = d.item_id
+			where d.depends_on_id = :id and (:after::uuid is null or d.item_id > :after::uuid)
+			order by d.item_id
+			limit :limit
+			""";
+
 	static final String PARTS_OF_ITEM = "select i.id,\n" + PARTS + "from (select :id::uuid as id) i";
 
 	private static final String EMPTY = "[]";
@@ -156,6 +164,11 @@ public class ItemViews {
 			sql.append(" and parent_id = :parentId");
 			params.put("parentId", filter.parentId());
 		}
+		if (filter.titleContains() != null) {
+			// ILIKE '%…%' is answered by the trigram index on titles (V7).
+			sql.append(" and title ilike :titlePattern");
+			params.put("titlePattern", "%" + likeEscaped(filter.titleContains()) + "%");
+		}
 		if (cursor != null) {
 			sql.append(" and id > :after");
 			params.put("after", Cursors.toId(cursor));
@@ -169,6 +182,33 @@ public class ItemViews {
 		return new Page<>(assemble(page), next);
 	}
 
+	/**
+	 * The items that depend on this one, as {@code {id, title, status}}, ordered by id: a
+	 * page at a time, since an item may have any number of dependents.
+	 */
+	public Page<DependencyView> dependents(UUID id, int limit, String cursor) {
+		Map<String, Object> params = new LinkedHashMap<>();
+		params.put("id", id);
+		params.put("after", (cursor != null) ? Cursors.toId(cursor) : null);
+		params.put("limit", limit + 1);
+		List<DependencyView> rows = this.jdbc.sql(DEPENDENTS)
+			.params(params)
+			.query((rs, n) -> new DependencyView(Rows.uuid(rs, "id"), rs.getString("title"),
+					ItemStatus.fromWire(rs.getString("status"))))
+			.list();
+		boolean more = rows.size() > limit;
+		List<DependencyView> page = more ? rows.subList(0, limit) : rows;
+		return new Page<>(page, more ? Cursors.ofId(page.getLast().id()) : null);
+	}
+
+	/**
+	 * {@code text} as a LIKE pattern that matches it literally (escape character
+	 * {@code \}).
+	 */
+	static String likeEscaped(String text) {
+		return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+	}
+
 	private static ItemView view(ItemRow row, Parts parts) {
 		return new ItemView(row.id(), row.title(), row.description(), row.priority(), row.queue(), row.metadata(),
 				row.parentId(), row.result(), row.epoch(), row.status(), row.createdAt(), row.updatedAt(),
@@ -176,8 +216,11 @@ public class ItemViews {
 				row.blockers(), parts.dependsOn(), parts.children(), parts.lease(), parts.attentionRequests());
 	}
 
-	/** Which items to list; every field is optional. */
-	public record ItemFilter(Set<ItemStatus> statuses, String queue, UUID parentId) {
+	/**
+	 * Which items to list; every field is optional. {@code titleContains} matches titles
+	 * that contain it in any letter case.
+	 */
+	public record ItemFilter(Set<ItemStatus> statuses, String queue, UUID parentId, String titleContains) {
 	}
 
 	/** What an item view shows besides the item's own row. */

@@ -1,0 +1,114 @@
+// The attention inbox: open requests, newest first. Polled every second (EventSource cannot send
+// the Authorization header, and the token must not go in a URL); cards are added and removed in
+// place, so an answer being typed is never redrawn away.
+import { api } from './api.js';
+import { h, itemLink, jsonText, replace, time } from './dom.js';
+import { answerForm } from './answer.js';
+
+const POLL_MILLIS = 1000;
+
+let timer = null;
+let latest = null;
+const listeners = new Set();
+
+async function poll() {
+	try {
+		latest = await api.inbox();
+		const count = document.getElementById('inbox-count');
+		const open = latest.attentionRequests.length;
+		replace(count, open === 0 ? '' : (latest.nextCursor ? open + '+' : String(open)));
+		listeners.forEach((listener) => listener(latest, null));
+	}
+	catch (failure) {
+		listeners.forEach((listener) => listener(null, failure));
+	}
+	finally {
+		if (timer !== null) {
+			timer = setTimeout(poll, POLL_MILLIS);
+		}
+	}
+}
+
+export function startInboxPolling() {
+	if (timer === null) {
+		timer = setTimeout(poll, 0);
+	}
+}
+
+export function stopInboxPolling() {
+	if (timer !== null) {
+		clearTimeout(timer);
+		timer = null;
+	}
+	latest = null;
+}
+
+function card(request) {
+	const answered = h('div', { class: 'card-answer' });
+	const element = h('article', { class: 'card request', 'data-request-id': request.id },
+		h('header', {},
+			itemLink(request.itemId, request.itemTitle, { class: 'item-title' }),
+			h('span', { class: 'meta' },
+				request.blocking ? 'blocking' : 'non-blocking', ' · asked by ',
+				request.workerId ?? 'the service (crash-loop guard)', ' · ', time(request.openedAt))),
+		h('pre', { class: 'question' }, request.question),
+		Object.keys(request.context || {}).length
+			? h('details', {}, h('summary', {}, 'Context'), h('pre', { class: 'json' }, jsonText(request.context)))
+			: null,
+		answered);
+	answered.append(answerForm(request, (confirmation) => {
+		element.classList.add('done');
+		replace(answered, confirmation);
+	}));
+	return element;
+}
+
+export function inboxPage(container) {
+	const list = h('div', { id: 'inbox', class: 'cards' });
+	const empty = h('p', { id: 'inbox-empty', class: 'muted' }, 'No open questions.');
+	const more = h('p', { class: 'muted' }, 'Showing the newest 100 open questions.');
+	const error = h('p', { class: 'error', role: 'alert' });
+	empty.hidden = true;
+	more.hidden = true;
+	error.hidden = true;
+	replace(container, h('h1', {}, 'Attention inbox'), error, empty, list, more);
+	const shown = new Map();
+
+	const render = (page, failure) => {
+		error.hidden = !failure;
+		if (failure) {
+			replace(error, 'Could not refresh the inbox: ' + failure.message);
+			return;
+		}
+		const open = new Set(page.attentionRequests.map((request) => request.id));
+		for (const [id, element] of shown) {
+			// Answered here: keep the confirmation until the page is left. Answered elsewhere: gone.
+			if (!open.has(id) && !element.classList.contains('done')) {
+				element.remove();
+				shown.delete(id);
+			}
+		}
+		let previous = null;
+		for (const request of page.attentionRequests) {
+			let element = shown.get(request.id);
+			if (!element) {
+				element = card(request);
+				shown.set(request.id, element);
+				if (previous) {
+					previous.after(element);
+				}
+				else {
+					list.prepend(element);
+				}
+			}
+			previous = element;
+		}
+		empty.hidden = shown.size > 0;
+		more.hidden = !page.nextCursor;
+	};
+	listeners.add(render);
+	if (latest) {
+		render(latest, null);
+	}
+	return () => listeners.delete(render);
+}

@@ -1,0 +1,144 @@
+// One item: its fields, why it is blocked, its neighbourhood (drawn and listed), its questions
+// with their answers, and the lease timeline from lease history.
+import { api, ApiError } from './api.js';
+import { h, itemLink, jsonText, replace, statusBadge, time } from './dom.js';
+import { answerForm } from './answer.js';
+import { neighbourhood } from './graph.js';
+
+function field(name, value) {
+	if (value === null || value === undefined || value === '') {
+		return null;
+	}
+	return [h('dt', {}, name), h('dd', {}, value)];
+}
+
+function linkedList(id, title, items, empty) {
+	return h('section', { id, class: 'related' }, h('h2', {}, title),
+		items.length === 0 ? h('p', { class: 'muted' }, empty)
+			: h('ul', {}, items.map((item) => h('li', { 'data-item-id': item.id },
+				itemLink(item.id, item.title), ' ', statusBadge(item.status)))));
+}
+
+function blockers(item) {
+	const b = item.blockers || {};
+	const reasons = [];
+	if (b.unmetDependencies) reasons.push(b.unmetDependencies + ' unmet dependenc' + (b.unmetDependencies === 1 ? 'y' : 'ies'));
+	if (b.openChildren) reasons.push(b.openChildren + ' open child' + (b.openChildren === 1 ? '' : 'ren'));
+	if (b.openAttentionRequests) reasons.push(b.openAttentionRequests + ' open blocking question' + (b.openAttentionRequests === 1 ? '' : 's'));
+	return h('p', { id: 'blockers', class: 'blockers' }, reasons.length ? 'Waiting for: ' + reasons.join(', ') + '.'
+		: 'Nothing blocks it.');
+}
+
+function requests(item, reload) {
+	const list = item.attentionRequests || [];
+	return h('section', { id: 'questions' }, h('h2', {}, 'Questions and answers'),
+		list.length === 0 ? h('p', { class: 'muted' }, 'No questions were asked.')
+			: list.map((request) => {
+				const answer = h('div', { class: 'card-answer' });
+				if (request.status === 'open') {
+					answer.append(answerForm(request, (confirmation) => {
+						replace(answer, confirmation);
+						setTimeout(reload, 800);
+					}));
+				}
+				else {
+					answer.append(h('p', { class: 'answer-text' }, h('strong', {}, 'Answer by ', request.resolvedBy ?? '',
+						' · ', time(request.resolvedAt), ': ')), h('pre', { class: 'resolution' }, request.resolution ?? ''));
+				}
+				return h('article', { class: 'card request', 'data-request-id': request.id },
+					h('header', {}, statusBadge(request.status), ' ', request.blocking ? 'blocking' : 'non-blocking',
+						' · asked by ', request.workerId ?? 'the service (crash-loop guard)', ' · ', time(request.openedAt)),
+					h('pre', { class: 'question' }, request.question),
+					Object.keys(request.context || {}).length
+						? h('details', {}, h('summary', {}, 'Context'), h('pre', { class: 'json' }, jsonText(request.context)))
+						: null,
+					answer);
+			}));
+}
+
+function timeline(leases) {
+	return h('section', { id: 'leases' }, h('h2', {}, 'Lease timeline'),
+		leases.length === 0 ? h('p', { class: 'muted' }, 'Never claimed.')
+			: h('table', { class: 'list' },
+				h('thead', {}, h('tr', {}, ['Epoch', 'Worker', 'Acquired', 'Renewed', 'Expires', 'Ended', 'Outcome', 'Reason']
+					.map((name) => h('th', {}, name)))),
+				h('tbody', {}, leases.map((lease) => h('tr', { 'data-epoch': String(lease.epoch) },
+					h('td', { class: 'number' }, String(lease.epoch)),
+					h('td', {}, lease.workerId),
+					h('td', {}, time(lease.acquiredAt)),
+					h('td', {}, time(lease.renewedAt)),
+					h('td', {}, time(lease.expiresAt)),
+					h('td', {}, lease.endedAt ? time(lease.endedAt) : 'active'),
+					h('td', {}, lease.outcome ?? 'active'),
+					h('td', { class: 'reason' }, lease.reason ?? ''))))));
+}
+
+export function itemPage(container, id) {
+	let live = true;
+	const load = async () => {
+		try {
+			const item = await api.item(id);
+			const [dependents, leases, parent] = await Promise.all([
+				api.dependents(id),
+				api.leases(id),
+				item.parentId ? api.item(item.parentId).catch(() => null) : Promise.resolve(null),
+			]);
+			if (!live) return;
+			const leaseList = Array.isArray(leases.leases) ? leases.leases : [];
+			const refresh = h('button', { type: 'button', id: 'refresh' }, 'Refresh');
+			refresh.addEventListener('click', load);
+			const cancel = h('button', { type: 'button', id: 'cancel-item', class: 'danger' }, 'Cancel item…');
+			cancel.hidden = item.status === 'completed' || item.status === 'cancelled';
+			cancel.addEventListener('click', async () => {
+				const reason = window.prompt('Cancel this item and all its open descendants? Reason (optional):');
+				if (reason === null) return;
+				try {
+					await api.cancel(id, reason.trim());
+					load();
+				}
+				catch (failure) {
+					window.alert('Not cancelled: ' + failure.message);
+				}
+			});
+			replace(container,
+				h('p', { class: 'crumbs' }, h('a', { href: '#/items' }, 'Items'), ' / ', id),
+				h('h1', { id: 'item-title', class: 'item-title' }, item.title),
+				h('p', {}, statusBadge(item.status), ' ', refresh, ' ', cancel),
+				blockers(item),
+				h('dl', { class: 'fields' },
+					field('Queue', item.queue), field('Priority', String(item.priority)), field('Epoch', String(item.epoch)),
+					field('Created', time(item.createdAt)), field('Updated', time(item.updatedAt)),
+					field('Ready since', time(item.readySince)), field('Closed', time(item.closedAt)),
+					field('Cancel reason', item.cancelReason),
+					field('Active lease', item.lease ? item.lease.workerId + ' (epoch ' + item.lease.epoch + ', expires '
+						+ time(item.lease.expiresAt) + ')' : null)),
+				item.description ? h('section', {}, h('h2', {}, 'Description'), h('pre', { class: 'description' }, item.description)) : null,
+				h('section', {}, h('h2', {}, 'Neighbourhood'),
+					h('div', { class: 'graph-frame' }, neighbourhood({ item, parent, dependencies: item.dependsOn || [],
+						dependents: dependents.items, children: item.children || [] })),
+					dependents.nextCursor ? h('p', { class: 'muted' }, 'Only the first 100 dependents are shown.') : null),
+				h('div', { class: 'columns' },
+					h('section', { id: 'parent', class: 'related' }, h('h2', {}, 'Parent'),
+						parent ? h('p', { 'data-item-id': parent.id }, itemLink(parent.id, parent.title), ' ', statusBadge(parent.status))
+							: h('p', { class: 'muted' }, 'None: a top-level item.')),
+					linkedList('dependencies', 'Depends on', item.dependsOn || [], 'No dependencies.'),
+					linkedList('dependents', 'Needed by', dependents.items, 'Nothing depends on it.'),
+					linkedList('children', 'Children', item.children || [], 'No children.')),
+				requests(item, load),
+				timeline(leaseList),
+				h('section', {}, h('h2', {}, 'Metadata'), h('pre', { id: 'metadata', class: 'json' }, jsonText(item.metadata))),
+				item.result !== null && item.result !== undefined
+					? h('section', {}, h('h2', {}, 'Result'), h('pre', { class: 'json' }, jsonText(item.result))) : null);
+		}
+		catch (failure) {
+			if (!live) return;
+			replace(container, h('p', { class: 'error', role: 'alert' },
+				failure instanceof ApiError && failure.status === 404 ? 'No such item.' : failure.message));
+		}
+	};
+	replace(container, h('p', { class: 'muted' }, 'Loading…'));
+	load();
+	return () => {
+		live = false;
+	};
+}
