@@ -150,8 +150,7 @@ class LeaseCommands {
 	 * statements); empty only when nothing is ready, as {@link #claim}, after waiting up
 	 * to {@code waitSeconds} among the single claims' waiters of the same queues.
 	 */
-	List<LeaseAndItem> claimBatch(String workerId, List<String> queues, Long leaseSeconds, int limit,
-			int waitSeconds) {
+	List<LeaseAndItem> claimBatch(String workerId, List<String> queues, Long leaseSeconds, int limit, int waitSeconds) {
 		int seconds = leaseSeconds(leaseSeconds);
 		QueueFilter filter = QueueFilter.of(queues);
 		List<LeaseAndItem> claimed = (waitSeconds > 0)
