@@ -36,12 +36,21 @@ final class EmbeddedBinaries {
 	/** The {@code bin} directory, unpacked into the cache when it is not there yet. */
 	static Path bin() {
 		byte[] archive = archive();
-		Path cache = Path.of(System.getProperty("java.io.tmpdir"), "workgraph-postgres-binaries");
+		Path cache = cache();
 		Path target = cache.resolve(digest(archive));
 		if (!Files.isExecutable(target.resolve("bin/initdb"))) {
 			unpack(archive, cache, target);
 		}
 		return target.resolve("bin");
+	}
+
+	/** Whether the binaries in {@code bin} are these, unpacked. */
+	static boolean unpackedIn(Path bin) {
+		return bin.toAbsolutePath().startsWith(cache());
+	}
+
+	private static Path cache() {
+		return Path.of(System.getProperty("java.io.tmpdir"), "workgraph-postgres-binaries").toAbsolutePath();
 	}
 
 	private static byte[] archive() {
