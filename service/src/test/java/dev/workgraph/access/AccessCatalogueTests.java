@@ -82,6 +82,9 @@ class AccessCatalogueTests extends HostileTest {
 	 * Every endpoint, one line each: method and path as mapped, who may call it, and a
 	 * sample request that its rightful caller would see succeed.
 	 */
+	/** The Swagger UI webjar's version, which springdoc puts into some of its paths. */
+	private static final String SWAGGER_UI_VERSION = webjarVersion("swagger-ui");
+
 	static final List<Endpoint> CATALOGUE = List.of(
 			// Items
 			endpoint("POST /items", Access.OPERATOR, "/items", "{\"title\":\"written by an intruder\"}"),
@@ -137,7 +140,20 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("GET /v3/api-docs/swagger-config", Access.OPEN, "/v3/api-docs/swagger-config", null),
 			endpoint("GET /v3/api-docs.yaml", Access.AUTHENTICATED, "/v3/api-docs.yaml", null),
 			endpoint("GET /swagger-ui.html", Access.OPEN, "/swagger-ui.html", null),
-			endpoint("* /swagger-ui*/**", Access.OPEN, "/swagger-ui/index.html", null),
+			endpoint("* /swagger-ui/**", Access.OPEN, "/swagger-ui/index.html", null),
+			endpoint("* /swagger-ui/*index.html", Access.OPEN, "/swagger-ui/index.html", null),
+			endpoint("* /swagger-ui/*swagger-initializer.js", Access.OPEN, "/swagger-ui/swagger-initializer.js", null),
+			// springdoc also maps Swagger UI's webjar; only its /swagger-ui/ paths are
+			// open.
+			endpoint("* /webjars/*swagger-ui/**", Access.AUTHENTICATED, "/webjars/swagger-ui/index.html", null),
+			endpoint("* /webjars/*swagger-ui/*index.html", Access.AUTHENTICATED, "/webjars/swagger-ui/index.html",
+					null),
+			endpoint("* /webjars/*swagger-ui/*swagger-initializer.js", Access.AUTHENTICATED,
+					"/webjars/swagger-ui/swagger-initializer.js", null),
+			endpoint("* /webjars/*swagger-ui/" + SWAGGER_UI_VERSION + "/*index.html", Access.AUTHENTICATED,
+					"/webjars/swagger-ui/" + SWAGGER_UI_VERSION + "/index.html", null),
+			endpoint("* /webjars/*swagger-ui/" + SWAGGER_UI_VERSION + "/*swagger-initializer.js", Access.AUTHENTICATED,
+					"/webjars/swagger-ui/" + SWAGGER_UI_VERSION + "/swagger-initializer.js", null),
 			endpoint("* /console", Access.OPEN, "/console", null),
 			endpoint("* /console/", Access.OPEN, "/console/", null),
 			// Plumbing
@@ -149,10 +165,7 @@ class AccessCatalogueTests extends HostileTest {
 	 * Entries for endpoints that other work adds at the same time; until they are served,
 	 * their cases are skipped rather than failed. Any other entry must be served.
 	 */
-	static final Set<String> ARRIVING = Set.of("POST /claims/batch", "POST /completions", "GET /queues",
-			"GET /items/{id}/dependents", "GET /actuator/prometheus", "GET /v3/api-docs",
-			"GET /v3/api-docs/swagger-config", "GET /v3/api-docs.yaml", "GET /swagger-ui.html", "* /swagger-ui*/**",
-			"* /console", "* /console/");
+	static final Set<String> ARRIVING = Set.of();
 
 	/** Text that must never reach a client: Java types, stack frames, SQL. */
 	private static final List<String> INTERNALS = List.of("java.", "jakarta.", "org.springframework", "org.postgresql",
@@ -599,6 +612,21 @@ class AccessCatalogueTests extends HostileTest {
 			return resolved;
 		}
 
+	}
+
+	private static String webjarVersion(String webjar) {
+		String resource = "/META-INF/maven/org.webjars/" + webjar + "/pom.properties";
+		try (java.io.InputStream in = AccessCatalogueTests.class.getResourceAsStream(resource)) {
+			if (in == null) {
+				throw new IllegalStateException("no " + resource + " on the class path");
+			}
+			java.util.Properties properties = new java.util.Properties();
+			properties.load(in);
+			return properties.getProperty("version");
+		}
+		catch (java.io.IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
 	}
 
 }

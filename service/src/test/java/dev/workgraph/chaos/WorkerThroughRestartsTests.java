@@ -12,6 +12,7 @@ import dev.workgraph.client.ItemStatus;
 import dev.workgraph.client.Lease;
 import dev.workgraph.client.LeaseOutcome;
 import dev.workgraph.client.NewItem;
+import dev.workgraph.client.NewToken;
 import dev.workgraph.client.WorkGraphClient;
 import dev.workgraph.client.integration.Items;
 import dev.workgraph.client.integration.StubbornHandler;
@@ -63,7 +64,13 @@ class WorkerThroughRestartsTests {
 	void connect() {
 		cluster.ensureRunning();
 		cluster.reset();
-		this.client = WorkGraphClient.builder(service().base()).requestTimeout(Duration.ofSeconds(5)).build();
+		// Access control is on in the cluster: the test acts as its admin, each worker
+		// with a
+		// worker token of its own.
+		this.client = WorkGraphClient.builder(service().base())
+			.token(cluster.adminToken())
+			.requestTimeout(Duration.ofSeconds(5))
+			.build();
 	}
 
 	@AfterEach
@@ -163,7 +170,12 @@ class WorkerThroughRestartsTests {
 	}
 
 	private Worker.Builder worker(String workerId, ItemHandler handler) {
-		return Worker.builder(this.client)
+		String token = this.client.createToken(NewToken.worker("worker " + workerId, workerId)).token();
+		WorkGraphClient own = WorkGraphClient.builder(service().base())
+			.token(token)
+			.requestTimeout(Duration.ofSeconds(5))
+			.build();
+		return Worker.builder(own)
 			.workerId(workerId)
 			.handler(handler)
 			.pollBackoff(Backoff.exponential(Duration.ofMillis(100), Duration.ofMillis(500)))

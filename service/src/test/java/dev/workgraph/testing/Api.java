@@ -101,7 +101,12 @@ public final class Api {
 			HttpResponse<String> response = this.client.send(request.timeout(Duration.ofSeconds(60)).build(),
 					HttpResponse.BodyHandlers.ofString());
 			JsonNode body = MissingNode.getInstance();
-			if (!response.body().isEmpty()) {
+			// Metrics, YAML, HTML and scripts are not JSON: their text is in raw().
+			boolean json = response.headers()
+				.firstValue("Content-Type")
+				.map((type) -> type.contains("json"))
+				.orElse(true);
+			if (!response.body().isEmpty() && json) {
 				body = JSON.readTree(response.body());
 			}
 			return new Response(response.statusCode(), body, response);

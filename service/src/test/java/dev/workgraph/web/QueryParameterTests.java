@@ -72,7 +72,7 @@ class QueryParameterTests extends ServiceTest {
 		assertThat(worker.status()).isEqualTo(422);
 		JsonNode error = worker.body().path("errors").get(0);
 		assertThat(error.path("field").asString()).isEqualTo("workerId");
-		assertThat(error.path("message").asString()).contains("status, queue, parentId, limit, cursor");
+		assertThat(error.path("message").asString()).contains("status, queue, parentId, q, limit, cursor");
 		Api.Response sort = this.api.get("/items?status=ready&sort=priority&order=desc");
 		assertThat(sort.status()).isEqualTo(422);
 		assertThat(sort.body().path("errors").findValuesAsString("field")).containsExactly("sort", "order");
