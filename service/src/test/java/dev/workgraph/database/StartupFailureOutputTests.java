@@ -2,6 +2,7 @@ package dev.workgraph.database;
 
 import java.io.File;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import dev.workgraph.WorkGraphApplication;
+import dev.workgraph.testing.TestDatabase;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,14 +28,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class StartupFailureOutputTests {
 
-	private static final String LOCAL = "jdbc:postgresql://127.0.0.1:5432/";
-
 	@TempDir
 	Path directory;
 
 	@Test
 	void aRefusedConnectionSaysToStartTheServerOrFixTheUrl() throws Exception {
-		String output = start("jdbc:postgresql://127.0.0.1:1/workgraph", "postgres");
+		String output = start("jdbc:postgresql://127.0.0.1:1/workgraph", "postgres", "");
 		assertOnlyTheAnalysis(output);
 		assertThat(output).contains("Could not connect to PostgreSQL at jdbc:postgresql://127.0.0.1:1/workgraph")
 			.contains("connection refused")
@@ -44,10 +45,16 @@ class StartupFailureOutputTests {
 
 	@Test
 	void aMissingRoleSaysHowToCreateIt() throws Exception {
-		String output = start(LOCAL + "postgres", "no_such_role_wg");
+		Server server = Server.ofThisRun();
+		// With password authentication PostgreSQL answers "password authentication
+		// failed" for a role that does not exist, on purpose: only a server that trusts
+		// (a local or embedded one) says which role is missing.
+		Assumptions.assumeFalse(server.source().startsWith("docker"),
+				"the container's server authenticates by password and does not say which role is missing");
+		String output = start(server.url("postgres"), "no_such_role_wg", "");
 		assertOnlyTheAnalysis(output);
 		assertThat(output).contains("role \"no_such_role_wg\" does not exist")
-			.contains("createuser -h 127.0.0.1 -p 5432")
+			.contains("createuser -h " + server.host() + " -p " + server.port())
 			.contains("no_such_role_wg")
 			.doesNotContain("createdb")
 			.doesNotContain("Start PostgreSQL");
@@ -55,17 +62,19 @@ class StartupFailureOutputTests {
 
 	@Test
 	void aMissingDatabaseSaysHowToCreateIt() throws Exception {
-		String output = start(LOCAL + "no_such_database_wg", "postgres");
+		Server server = Server.ofThisRun();
+		String output = start(server.url("no_such_database_wg"), server.user(), server.password());
 		assertOnlyTheAnalysis(output);
 		assertThat(output).contains("database \"no_such_database_wg\" does not exist")
-			.contains("createdb -h 127.0.0.1 -p 5432 -U postgres no_such_database_wg")
+			.contains("createdb -h " + server.host() + " -p " + server.port() + " -U " + server.user()
+					+ " no_such_database_wg")
 			.doesNotContain("createuser")
 			.doesNotContain("Start PostgreSQL");
 	}
 
 	@Test
 	void anUnknownHostSaysToCheckTheUrl() throws Exception {
-		String output = start("jdbc:postgresql://no-such-host.invalid:5432/workgraph", "postgres");
+		String output = start("jdbc:postgresql://no-such-host.invalid:5432/workgraph", "postgres", "");
 		assertOnlyTheAnalysis(output);
 		assertThat(output).contains("unknown host")
 			.contains("Correct the host in SPRING_DATASOURCE_URL")
@@ -93,7 +102,7 @@ class StartupFailureOutputTests {
 	}
 
 	/** Starts the service as a process of its own and returns all it printed. */
-	private String start(String url, String user) throws IOException, InterruptedException {
+	private String start(String url, String user, String password) throws IOException, InterruptedException {
 		String classpath = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
 			.filter((entry) -> !entry.contains("test-classes"))
 			.collect(Collectors.joining(File.pathSeparator));
@@ -102,7 +111,7 @@ class StartupFailureOutputTests {
 		command.addAll(
 				List.of("-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", classpath, WorkGraphApplication.class.getName(),
 						"--server.port=0", "--spring.datasource.url=" + url, "--spring.datasource.username=" + user,
-						"--spring.datasource.password=", "--workgraph.lease.reaper-enabled=false"));
+						"--spring.datasource.password=" + password, "--workgraph.lease.reaper-enabled=false"));
 		Path log = this.directory.resolve("output.log");
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(log.toFile())
@@ -117,6 +126,25 @@ class StartupFailureOutputTests {
 		}
 		assertThat(process.exitValue()).isNotZero();
 		return Files.readString(log, StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * The server this test run uses (Docker, local or embedded), so that "missing role"
+	 * and "missing database" come from a server that is really there.
+	 */
+	private record Server(String host, int port, String user, String password, String source) {
+
+		static Server ofThisRun() {
+			TestDatabase.Coordinates coordinates = TestDatabase.coordinates();
+			URI server = URI.create(coordinates.jdbcUrl().substring("jdbc:".length()));
+			return new Server(server.getHost(), server.getPort(), coordinates.username(),
+					(coordinates.password() != null) ? coordinates.password() : "", coordinates.source());
+		}
+
+		String url(String database) {
+			return "jdbc:postgresql://" + this.host + ":" + this.port + "/" + database;
+		}
+
 	}
 
 }

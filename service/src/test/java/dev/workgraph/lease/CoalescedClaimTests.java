@@ -221,11 +221,11 @@ class CoalescedClaimTests extends LeaseTestSupport {
 		List<Api.Response> responses = withLeasesHeld(alone + 20,
 				(i) -> this.api.post("/claims", Map.of("workerId", "worker-" + i)));
 		assertThat(responses).allSatisfy((response) -> assertCreated(response));
-		// The first claims ran alone, ahead of the rest; the other 20 took the next 20.
-		assertThat(responses.subList(0, alone).stream().map((response) -> itemId(response.body())))
-			.containsExactlyInAnyOrderElementsOf(byRank.subList(0, alone));
-		assertThat(responses.subList(alone, alone + 20).stream().map((response) -> itemId(response.body())))
-			.containsExactlyInAnyOrderElementsOf(byRank.subList(alone, alone + 20));
+		// Together the claims took exactly the best items, each a distinct one. Which of
+		// the first claims got which of the best two is a race between the slots in
+		// flight (each skips the rows the other has locked), so it is not asserted.
+		assertThat(responses.stream().map((response) -> itemId(response.body())))
+			.containsExactlyInAnyOrderElementsOf(byRank.subList(0, alone + 20));
 		// One batch, or two when both freed slots went to queued claims at once.
 		assertThat(count("select count(distinct xmin::text) from leases")).isBetween(alone + 1L, alone + 2L);
 	}
