@@ -62,7 +62,8 @@ class BootstrapTokenTests extends SecuredServiceTest {
 	@Test
 	void aConfiguredBootstrapTokenIsAnAdminNamedBootstrapAndCreatesNothing(CapturedOutput output) {
 		this.jdbc.sql("delete from access_tokens").update();
-		new BootstrapToken(new AccessProperties(true, "configured-bootstrap-secret-of-32-chars"), this.tokens, this.transactions)
+		new BootstrapToken(new AccessProperties(true, "configured-bootstrap-secret-of-32-chars"), this.tokens,
+				this.transactions)
 			.run(new DefaultApplicationArguments());
 		assertThat(count("select count(*) from access_tokens")).isZero();
 		assertThat(output.getAll()).doesNotContain("configured-bootstrap-secret-of-32-chars");
