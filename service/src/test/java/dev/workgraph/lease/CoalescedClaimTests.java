@@ -218,7 +218,7 @@ class CoalescedClaimTests extends LeaseTestSupport {
 			byRank.add(createItem("p" + priority, "priority", priority));
 		}
 		int alone = this.coalescing.maxInFlight();
-		List<Api.Response> responses = withLeasesHeld(alone + 20,
+		List<Api.Response> responses = queuedBehindLock(this.coalescing.maxInFlight(), "leases", alone + 20,
 				(i) -> this.api.post("/claims", Map.of("workerId", "worker-" + i)));
 		assertThat(responses).allSatisfy((response) -> assertCreated(response));
 		// Together the claims took exactly the best items, each a distinct one. Which of
@@ -243,8 +243,9 @@ class CoalescedClaimTests extends LeaseTestSupport {
 		UUID first = createItem("first in line", "queue", "w", "priority", 5);
 		int alone = this.coalescing.maxInFlight();
 		int asker = alone + 2;
-		List<Api.Response> responses = withLeasesHeld(alone + 5, (i) -> this.api.post("/claims",
-				Map.of("workerId", (i == asker) ? "asker" : "worker-" + i, "queues", List.of("w"))));
+		List<Api.Response> responses = queuedBehindLock(this.coalescing.maxInFlight(), "leases", alone + 5,
+				(i) -> this.api.post("/claims",
+						Map.of("workerId", (i == asker) ? "asker" : "worker-" + i, "queues", List.of("w"))));
 		assertThat(responses).allSatisfy((response) -> assertCreated(response));
 		assertThat(itemId(responses.getFirst().body())).isEqualTo(first);
 		assertThat(itemId(responses.get(asker).body())).isEqualTo(asked);
@@ -273,55 +274,6 @@ class CoalescedClaimTests extends LeaseTestSupport {
 			.filter((response) -> response.status() == 201)
 			.map((response) -> itemId(response.body()))
 			.distinct()).hasSize(10);
-	}
-
-	/**
-	 * Holds a SHARE lock on {@code leases} (which blocks granting, not reading), sends
-	 * the first {@code max-in-flight} requests one by one, each running alone and getting
-	 * stuck granting, then the rest, then lets go: the rest queue behind the first ones
-	 * and are served by one batch.
-	 */
-	private List<Api.Response> withLeasesHeld(int requests, java.util.function.IntFunction<Api.Response> request)
-			throws Exception {
-		ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-		try (Connection holder = DriverManager.getConnection(TestDatabase.coordinates().jdbcUrl(),
-				TestDatabase.coordinates().username(), TestDatabase.coordinates().password())) {
-			holder.setAutoCommit(false);
-			try (Statement statement = holder.createStatement()) {
-				statement.execute("lock table leases in share mode");
-			}
-			List<Future<Api.Response>> responses = new ArrayList<>();
-			int alone = this.coalescing.maxInFlight();
-			for (int i = 0; i < alone; i++) {
-				int index = i;
-				responses.add(threads.submit(() -> request.apply(index)));
-				awaitBlockedGranting(i + 1);
-			}
-			for (int i = alone; i < requests; i++) {
-				int index = i;
-				responses.add(threads.submit(() -> request.apply(index)));
-			}
-			Thread.sleep(1000);
-			holder.commit();
-			List<Api.Response> answers = new ArrayList<>();
-			for (Future<Api.Response> response : responses) {
-				answers.add(response.get(30, TimeUnit.SECONDS));
-			}
-			return answers;
-		}
-		finally {
-			threads.shutdownNow();
-		}
-	}
-
-	private void awaitBlockedGranting(int claims) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		// Nothing else runs here, so a backend waiting for a lock is the claim.
-		while (count("select count(*) from pg_stat_activity where datname = current_database()"
-				+ " and wait_event_type = 'Lock'") < claims) {
-			assertThat(System.nanoTime()).as("a claim waits for the lock on leases").isLessThan(deadline);
-			Thread.sleep(10);
-		}
 	}
 
 	private static List<UUID> expectedOthers(List<UUID> older, UUID asked) {

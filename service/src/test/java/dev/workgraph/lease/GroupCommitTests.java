@@ -55,12 +55,13 @@ class GroupCommitTests extends LeaseTestSupport {
 		// Every fourth queued request presents a wrong epoch, one a lease that ended.
 		JsonNode ended = claims.get(alone + 1);
 		assertOk(release(ended));
-		List<Api.Response> answers = withTableLocked("lease_history", alone + queued, (i) -> {
-			JsonNode claim = claims.get(i);
-			long epoch = (i >= alone && i % 4 == 0) ? epoch(claim) + 7 : epoch(claim);
-			return this.api.post("/leases/" + leaseId(claim) + "/complete",
-					Map.of("epoch", epoch, "result", Map.of("n", i)));
-		});
+		List<Api.Response> answers = queuedBehindLock(this.coalescing.maxInFlight(), "lease_history", alone + queued,
+				(i) -> {
+					JsonNode claim = claims.get(i);
+					long epoch = (i >= alone && i % 4 == 0) ? epoch(claim) + 7 : epoch(claim);
+					return this.api.post("/leases/" + leaseId(claim) + "/complete",
+							Map.of("epoch", epoch, "result", Map.of("n", i)));
+				});
 		int completed = 0;
 		for (int i = 0; i < answers.size(); i++) {
 			Api.Response answer = answers.get(i);
@@ -100,7 +101,7 @@ class GroupCommitTests extends LeaseTestSupport {
 		JsonNode blocked = claims.get(alone + 2);
 		assertThat(this.api.post("/items/" + itemId(blocked) + "/dependencies", Map.of("dependsOn", blocker)).status())
 			.isEqualTo(201);
-		List<Api.Response> answers = withTableLocked("lease_history", alone + queued,
+		List<Api.Response> answers = queuedBehindLock(this.coalescing.maxInFlight(), "lease_history", alone + queued,
 				(i) -> this.api.post("/leases/" + leaseId(claims.get(i)) + "/release",
 						Map.of("epoch", epoch(claims.get(i)) + ((i == alone + 5) ? 1 : 0), "reason", "reason " + i)));
 		for (int i = 0; i < answers.size(); i++) {
@@ -131,7 +132,7 @@ class GroupCommitTests extends LeaseTestSupport {
 		}
 		UUID expired = leaseId(claims.get(alone + 3));
 		expireLease(expired);
-		List<Api.Response> answers = withTableLocked("leases", alone + queued,
+		List<Api.Response> answers = queuedBehindLock(this.coalescing.maxInFlight(), "leases", alone + queued,
 				(i) -> this.api.post("/leases/" + leaseId(claims.get(i)) + "/renew",
 						Map.of("epoch", epoch(claims.get(i)), "leaseSeconds", 600 + i)));
 		for (int i = 0; i < answers.size(); i++) {
@@ -417,54 +418,6 @@ class GroupCommitTests extends LeaseTestSupport {
 		assertThat(problem.path("type").asString()).isNotBlank();
 		assertThat(problem.path("title").asString()).isNotBlank();
 		assertThat(problem.path("detail").asString()).isNotBlank();
-	}
-
-	/**
-	 * Holds a SHARE lock on the table, sends the first {@code max-in-flight} requests one
-	 * by one, each running alone and getting stuck writing, then the rest, then lets go:
-	 * the rest queue behind the first ones and are served by one batch.
-	 */
-	private List<Api.Response> withTableLocked(String table, int requests, IntFunction<Api.Response> request)
-			throws Exception {
-		ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-		try (Connection holder = DriverManager.getConnection(TestDatabase.coordinates().jdbcUrl(),
-				TestDatabase.coordinates().username(), TestDatabase.coordinates().password())) {
-			holder.setAutoCommit(false);
-			try (Statement statement = holder.createStatement()) {
-				statement.execute("lock table " + table + " in share mode");
-			}
-			List<Future<Api.Response>> responses = new ArrayList<>();
-			int alone = this.coalescing.maxInFlight();
-			for (int i = 0; i < alone; i++) {
-				int index = i;
-				responses.add(threads.submit(() -> request.apply(index)));
-				awaitBlocked(i + 1);
-			}
-			for (int i = alone; i < requests; i++) {
-				int index = i;
-				responses.add(threads.submit(() -> request.apply(index)));
-			}
-			Thread.sleep(1000);
-			holder.commit();
-			List<Api.Response> answers = new ArrayList<>();
-			for (Future<Api.Response> response : responses) {
-				answers.add(response.get(30, TimeUnit.SECONDS));
-			}
-			return answers;
-		}
-		finally {
-			threads.shutdownNow();
-		}
-	}
-
-	private void awaitBlocked(int requests) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		// Nothing else runs here, so a backend waiting for a lock is a request.
-		while (count("select count(*) from pg_stat_activity where datname = current_database()"
-				+ " and wait_event_type = 'Lock'") < requests) {
-			assertThat(System.nanoTime()).as("a request waits for the table lock").isLessThan(deadline);
-			Thread.sleep(10);
-		}
 	}
 
 }

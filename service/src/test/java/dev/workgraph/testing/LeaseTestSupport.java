@@ -1,11 +1,19 @@
 package dev.workgraph.testing;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 import dev.workgraph.lease.LeaseReaper;
 import tools.jackson.databind.JsonNode;
@@ -217,6 +225,54 @@ public abstract class LeaseTestSupport extends ServiceTest {
 			.param("id", itemId)
 			.query(Long.class)
 			.single();
+	}
+
+	/**
+	 * Holds a SHARE lock on {@code table}, sends the first {@code alone} requests one by
+	 * one, each running alone and getting stuck behind the lock (as a request in flight
+	 * is), then the rest, then lets go: the rest queue behind the first ones and are
+	 * served together. The answers come in request order.
+	 */
+	protected List<Api.Response> queuedBehindLock(int alone, String table, int requests,
+			IntFunction<Api.Response> request) throws Exception {
+		ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+		try (Connection holder = DriverManager.getConnection(TestDatabase.coordinates().jdbcUrl(),
+				TestDatabase.coordinates().username(), TestDatabase.coordinates().password())) {
+			holder.setAutoCommit(false);
+			try (Statement statement = holder.createStatement()) {
+				statement.execute("lock table " + table + " in share mode");
+			}
+			List<Future<Api.Response>> responses = new ArrayList<>();
+			for (int i = 0; i < alone; i++) {
+				int index = i;
+				responses.add(threads.submit(() -> request.apply(index)));
+				awaitWaitingForLocks(i + 1);
+			}
+			for (int i = alone; i < requests; i++) {
+				int index = i;
+				responses.add(threads.submit(() -> request.apply(index)));
+			}
+			Thread.sleep(1000);
+			holder.commit();
+			List<Api.Response> answers = new ArrayList<>();
+			for (Future<Api.Response> response : responses) {
+				answers.add(response.get(30, TimeUnit.SECONDS));
+			}
+			return answers;
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+	private void awaitWaitingForLocks(int requests) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		// Nothing else runs here, so a backend waiting for a lock is a request.
+		while (count("select count(*) from pg_stat_activity where datname = current_database()"
+				+ " and wait_event_type = 'Lock'") < requests) {
+			assertThat(System.nanoTime()).as("a request waits for the table lock").isLessThan(deadline);
+			Thread.sleep(10);
+		}
 	}
 
 }
