@@ -61,6 +61,8 @@ class LeaseCommands {
 
 	private final ReadyWaiters waiters;
 
+	private final LeaseHolders holders;
+
 	/** Null when coalescing is off. */
 	private final Coalescer<QueueFilter, Claims.Ask, Optional<Claims.Claimed>, Optional<LeaseAndItem>> coalescer;
 
@@ -75,8 +77,10 @@ class LeaseCommands {
 
 	LeaseCommands(Transactions transactions, Claims claims, Fencing fencing, Cancellation cancellation, ItemViews items,
 			LeaseViews leases, LeaseProperties properties, ContinuityProperties continuity,
-			CoalescingProperties coalescing, LeaseEndings endings, ReadyWaiters waiters, LeaseMetrics metrics) {
+			CoalescingProperties coalescing, LeaseEndings endings, ReadyWaiters waiters, LeaseMetrics metrics,
+			LeaseHolders holders) {
 		this.transactions = transactions;
+		this.holders = holders;
 		this.claims = claims;
 		this.fencing = fencing;
 		this.cancellation = cancellation;
@@ -216,12 +220,14 @@ class LeaseCommands {
 
 	/**
 	 * The claims' answers. The claim statements answer the item's view themselves, so
-	 * nothing more is read.
+	 * nothing more is read; who holds each new lease is remembered, so the worker's lease
+	 * mutations pass their ownership check without a read.
 	 */
 	private List<Optional<LeaseAndItem>> withViews(QueueFilter filter, List<Optional<Claims.Claimed>> claimed) {
-		return claimed.stream()
-			.map((claim) -> claim.map((granted) -> new LeaseAndItem(granted.lease(), granted.item())))
-			.toList();
+		return claimed.stream().map((claim) -> claim.map((granted) -> {
+			this.holders.granted(granted.lease().id(), granted.lease().workerId());
+			return new LeaseAndItem(granted.lease(), granted.item());
+		})).toList();
 	}
 
 	/**

@@ -3,6 +3,8 @@ package dev.workgraph.lease;
 import java.util.Optional;
 import java.util.UUID;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.workgraph.access.Caller;
 import dev.workgraph.access.Forbidden;
 
@@ -18,7 +20,9 @@ import org.springframework.stereotype.Repository;
  * <p>
  * It needs no lock and no transaction: a lease id is one grant, and its worker never
  * changes (the lease moves from {@code leases} to {@code lease_history} unchanged), so
- * the answer read here is the answer at the time of the write.
+ * the answer read here is the answer at the time of the write. For the same reason the
+ * answer can be remembered: leases granted by this instance, and those looked up once,
+ * are checked without a round trip (a bounded memory; what it forgot is read again).
  */
 @Repository
 public class LeaseHolders {
@@ -29,10 +33,20 @@ public class LeaseHolders {
 			select worker_id from lease_history where lease_id = :leaseId
 			""";
 
+	/** Enough for the leases of every worker of a busy instance, a few MiB at most. */
+	private static final int REMEMBERED_LEASES = 100_000;
+
 	private final JdbcClient jdbc;
+
+	private final Cache<UUID, String> holders = Caffeine.newBuilder().maximumSize(REMEMBERED_LEASES).build();
 
 	LeaseHolders(JdbcClient jdbc) {
 		this.jdbc = jdbc;
+	}
+
+	/** Remembers the worker of a lease this instance has just granted. */
+	void granted(UUID leaseId, String workerId) {
+		this.holders.put(leaseId, workerId);
 	}
 
 	/**
@@ -46,15 +60,19 @@ public class LeaseHolders {
 		if (worker.isEmpty()) {
 			return;
 		}
-		String holder = this.jdbc.sql(WORKER_OF_LEASE)
-			.param("leaseId", leaseId)
-			.query(String.class)
-			.optional()
-			.orElseThrow(() -> new LeaseNotFound(leaseId));
+		String holder = this.holders.get(leaseId, this::workerOf);
+		if (holder == null) {
+			throw new LeaseNotFound(leaseId);
+		}
 		if (!holder.equals(worker.get())) {
 			throw new Forbidden(
 					"Lease " + leaseId + " was granted to another worker; this token acts as worker " + worker.get());
 		}
+	}
+
+	/** The lease's worker, or null for a lease never granted (not remembered then). */
+	private String workerOf(UUID leaseId) {
+		return this.jdbc.sql(WORKER_OF_LEASE).param("leaseId", leaseId).query(String.class).optional().orElse(null);
 	}
 
 }

@@ -16,7 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Two instances on one database: a token revoked through one is refused by the other on
- * the very next request, however recently and however often that instance saw it work.
+ * the very next request, however recently and however often that instance saw it work;
+ * and who holds a lease is known alike by the instance that granted it (which remembers)
+ * and by the other (which reads it).
  */
 class RevocationAcrossInstancesTests extends HostileTest {
 
@@ -95,6 +97,39 @@ class RevocationAcrossInstancesTests extends HostileTest {
 			assertThat(wrong).as("round %d", round).isEmpty();
 			assertThat(requestsPerThread.stream().mapToInt(Integer::intValue).sum()).isPositive();
 			assertThat(as(other, token).get("/leases/01890000-0000-7000-8000-00000000dead").status()).isEqualTo(401);
+		}
+	}
+
+	@Test
+	void aLeaseIsItsWorkersOnBothInstancesWhicheverGrantedIt() {
+		Issued holder = issue(bootstrapAdmin(), "holder", "worker", "holder");
+		Issued impostor = issue(bootstrapAdmin(), "impostor", "worker", "impostor");
+		Api[] instances = { this.api, second.api() };
+		for (int round = 0; round < 4; round++) {
+			Api granting = instances[round % 2];
+			Api other = instances[(round + 1) % 2];
+			Api.Response created = bootstrapAdmin().post("/items",
+					"{\"title\":\"held across instances\",\"queue\":\"holders\"}");
+			assertThat(created.status()).as(created.toString()).isEqualTo(201);
+			Api.Response claimed = as(granting, holder).post("/claims", "{\"queues\":[\"holders\"]}");
+			assertThat(claimed.status()).as(claimed.toString()).isEqualTo(201);
+			String lease = claimed.body().path("lease").path("id").asString();
+			String renew = "{\"epoch\":" + claimed.body().path("lease").path("epoch").asLong() + "}";
+			for (Api instance : List.of(granting, other)) {
+				Api.Response refused = as(instance, impostor).post("/leases/" + lease + "/renew", renew);
+				assertThat(refused.status()).as("round %d: %s", round, refused).isEqualTo(403);
+				assertThat(refused.code()).isEqualTo("forbidden");
+			}
+			Api.Response completed = as(other, holder).post("/leases/" + lease + "/complete", renew);
+			assertThat(completed.status()).as("round %d: %s", round, completed).isEqualTo(200);
+			// Ended now: still the holder's lease on both (fencing answers), another's to
+			// the impostor.
+			for (Api instance : List.of(granting, other)) {
+				assertThat(as(instance, impostor).post("/leases/" + lease + "/complete", renew).status())
+					.isEqualTo(403);
+				assertThat(as(instance, holder).post("/leases/" + lease + "/complete", renew).code())
+					.isEqualTo("lease_ended");
+			}
 		}
 	}
 
