@@ -3,6 +3,7 @@ package dev.workgraph.testing;
 import java.util.List;
 import java.util.Map;
 
+import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -21,12 +22,29 @@ public final class Database {
 	 * Empties every table between tests. Lease history refuses TRUNCATE by trigger; tests
 	 * (running as a superuser) switch triggers off for this one statement by acting as a
 	 * replication apply.
+	 *
+	 * <p>
+	 * TRUNCATE locks its tables one by one, while a background job of a service instance
+	 * (the gauges' sampler, the reaper) may hold some of them and wait for another: then
+	 * PostgreSQL breaks the deadlock by failing one side, and when that is the clean-up
+	 * (its statements are one implicit transaction, so nothing of it stays) it runs
+	 * again.
 	 */
 	public static void clean(JdbcClient jdbc) {
-		// One string, so all three statements run on the same pooled connection.
-		jdbc.sql("set session_replication_role = replica; truncate " + String.join(", ", TABLES)
-				+ "; set session_replication_role = default")
-			.update();
+		for (int attempt = 1;; attempt++) {
+			try {
+				// One string, so all three statements run on the same pooled connection.
+				jdbc.sql("set session_replication_role = replica; truncate " + String.join(", ", TABLES)
+						+ "; set session_replication_role = default")
+					.update();
+				return;
+			}
+			catch (PessimisticLockingFailureException deadlock) {
+				if (attempt == 5) {
+					throw deadlock;
+				}
+			}
+		}
 	}
 
 	/**
