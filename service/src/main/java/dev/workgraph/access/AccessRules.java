@@ -55,8 +55,8 @@ class AccessRules {
 	private static final String ADMIN = "ADMIN";
 
 	@Bean
-	SecurityFilterChain securityFilterChain(HttpSecurity http, AccessProperties properties, Tokens tokens)
-			throws Exception {
+	SecurityFilterChain securityFilterChain(HttpSecurity http, AccessProperties properties, Tokens tokens,
+			TokenMemory memory) throws Exception {
 		http.csrf(AbstractHttpConfigurer::disable)
 			.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.requestCache(AbstractHttpConfigurer::disable)
@@ -104,8 +104,8 @@ class AccessRules {
 					(request, response, failure) -> unauthenticated(bearer, request, response, failure))
 			.accessDeniedHandler(forbidden()));
 		http.oauth2ResourceServer((resourceServer) -> resourceServer
-			.opaqueToken(
-					(opaque) -> opaque.introspector(new TokenIntrospector(tokens, properties.bootstrapAdminToken())))
+			.opaqueToken((opaque) -> opaque
+				.introspector(new TokenIntrospector(tokens, memory, properties.bootstrapAdminToken())))
 			.authenticationEntryPoint(
 					(request, response, failure) -> unauthenticated(bearer, request, response, failure))
 			.accessDeniedHandler(forbidden())

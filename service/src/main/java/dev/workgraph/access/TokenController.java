@@ -31,8 +31,11 @@ class TokenController {
 
 	private final Tokens tokens;
 
-	TokenController(Tokens tokens) {
+	private final Revocations revocations;
+
+	TokenController(Tokens tokens, Revocations revocations) {
 		this.tokens = tokens;
+		this.revocations = revocations;
 	}
 
 	@PostMapping
@@ -68,6 +71,8 @@ class TokenController {
 		if (!this.tokens.revoke(id)) {
 			throw new TokenNotFound(id);
 		}
+		// Answered once no instance remembers the token any more.
+		this.revocations.announceAndAwait(id);
 		log.info("Token {} revoked by {}", id, Caller.currentName());
 		return ResponseEntity.noContent().build();
 	}

@@ -1,6 +1,7 @@
 package dev.workgraph.access;
 
 import java.security.MessageDigest;
+import java.util.HexFormat;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.security.oauth2.core.OAuth2AuthenticatedPrincipal;
@@ -9,10 +10,12 @@ import org.springframework.security.oauth2.server.resource.introspection.OAuth2I
 import org.springframework.security.oauth2.server.resource.introspection.OpaqueTokenIntrospector;
 
 /**
- * Turns a presented bearer token into its {@link Caller}, on every request: one indexed
- * read by the SHA-256 of the secret, so a revocation written by any instance is seen by
- * every instance on the very next request. The secret itself is never compared, logged or
- * kept; the configured bootstrap token is compared by hash in constant time.
+ * Turns a presented bearer token into its {@link Caller}: from the instance's
+ * {@link TokenMemory} when it remembers the token, else by one indexed read by the
+ * SHA-256 of the secret (then remembered). A revocation written by any instance holds on
+ * every instance from the very next request: the memory forgets a revoked token before
+ * the revocation is answered ({@link Revocations}). The secret itself is never compared,
+ * logged or kept; the configured bootstrap token is compared by hash in constant time.
  */
 class TokenIntrospector implements OpaqueTokenIntrospector {
 
@@ -20,11 +23,14 @@ class TokenIntrospector implements OpaqueTokenIntrospector {
 
 	private final Tokens tokens;
 
+	private final TokenMemory memory;
+
 	/** SHA-256 of the configured bootstrap admin token, or null. */
 	private final byte[] bootstrapHash;
 
-	TokenIntrospector(Tokens tokens, String bootstrapAdminToken) {
+	TokenIntrospector(Tokens tokens, TokenMemory memory, String bootstrapAdminToken) {
 		this.tokens = tokens;
+		this.memory = memory;
 		this.bootstrapHash = (bootstrapAdminToken != null) ? TokenSecrets.hash(bootstrapAdminToken) : null;
 	}
 
@@ -34,6 +40,12 @@ class TokenIntrospector implements OpaqueTokenIntrospector {
 		if (this.bootstrapHash != null && MessageDigest.isEqual(hash, this.bootstrapHash)) {
 			return new Caller(null, BOOTSTRAP_NAME, Role.ADMIN, null);
 		}
+		String key = HexFormat.of().formatHex(hash);
+		Caller remembered = this.memory.recall(key);
+		if (remembered != null) {
+			return remembered;
+		}
+		long generation = this.memory.generation();
 		Tokens.Presented presented;
 		try {
 			presented = this.tokens.findBySecretHash(hash).orElse(null);
@@ -52,6 +64,7 @@ class TokenIntrospector implements OpaqueTokenIntrospector {
 			// The same answer for both, and no hint of the token in it.
 			throw new BadOpaqueTokenException("Unknown or revoked token");
 		}
+		this.memory.remember(key, presented.caller(), generation);
 		return presented.caller();
 	}
 

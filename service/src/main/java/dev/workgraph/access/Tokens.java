@@ -1,11 +1,15 @@
 package dev.workgraph.access;
 
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 import dev.workgraph.model.Rows;
+import dev.workgraph.support.ListenerSessions;
+import dev.workgraph.support.SqlArrays;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -40,6 +44,33 @@ class Tokens {
 	static final String TOUCH_IF_STALE = """
 			update access_tokens set last_used_at = now()
 			where id = :id and (last_used_at is null or last_used_at < now() - interval '1 minute')
+			""";
+
+	/**
+	 * The listener sessions of every instance on this database, at the moment the
+	 * announcement below is sent.
+	 */
+	static final String LISTENER_SESSIONS = """
+			select pid from pg_stat_activity
+			where application_name = :applicationName and datname = current_database()
+			""";
+
+	static final String ANNOUNCE_REVOCATION = "select pg_notify(:channel, :tokenId)";
+
+	/** Which of these listener sessions are gone. */
+	static final String LISTENERS_GONE = """
+			select gone.pid from unnest(cast(:pids as int[])) as gone(pid)
+			where not exists (
+			    select 1 from pg_stat_activity a
+			    where a.pid = gone.pid and a.application_name = :applicationName
+			        and a.datname = current_database())
+			""";
+
+	/** Only ever listener sessions of this database, whatever pids are passed. */
+	static final String TERMINATE_LISTENERS = """
+			select pg_terminate_backend(pid) from pg_stat_activity
+			where pid = any(cast(:pids as int[])) and application_name = :applicationName
+			    and datname = current_database()
 			""";
 
 	static final String LIST = "select " + TOKEN_COLUMNS + " from access_tokens order by created_at, id";
@@ -98,6 +129,43 @@ class Tokens {
 	 */
 	boolean revoke(UUID id) {
 		return this.jdbc.sql(REVOKE).param("id", id).update() == 1;
+	}
+
+	/**
+	 * In a transaction: announces the revocation on {@value TokenMemory#REVOKED_CHANNEL}
+	 * (sent when it commits) and answers the listener sessions that will hear it.
+	 */
+	Set<Integer> announceRevocation(UUID tokenId) {
+		Set<Integer> listeners = new HashSet<>(this.jdbc.sql(LISTENER_SESSIONS)
+			.param("applicationName", ListenerSessions.APPLICATION_NAME)
+			.query(Integer.class)
+			.list());
+		this.jdbc.sql(ANNOUNCE_REVOCATION)
+			.param("channel", TokenMemory.REVOKED_CHANNEL)
+			.param("tokenId", tokenId.toString())
+			.query((rs, n) -> 1)
+			.list();
+		return listeners;
+	}
+
+	Set<Integer> listenersGone(Set<Integer> pids) {
+		return new HashSet<>(this.jdbc.sql(LISTENERS_GONE)
+			.param("pids", pidArray(pids))
+			.param("applicationName", ListenerSessions.APPLICATION_NAME)
+			.query(Integer.class)
+			.list());
+	}
+
+	void terminateListeners(Set<Integer> pids) {
+		this.jdbc.sql(TERMINATE_LISTENERS)
+			.param("pids", pidArray(pids))
+			.param("applicationName", ListenerSessions.APPLICATION_NAME)
+			.query((rs, n) -> 1)
+			.list();
+	}
+
+	private static String pidArray(Set<Integer> pids) {
+		return SqlArrays.ints(pids.stream().mapToInt(Integer::intValue).toArray());
 	}
 
 	/**

@@ -2,12 +2,16 @@ package dev.workgraph.item;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
+import dev.workgraph.access.Revocations;
+import dev.workgraph.access.TokenMemory;
+import dev.workgraph.support.ListenerSessions;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -19,17 +23,20 @@ import org.springframework.stereotype.Component;
 import org.springframework.util.StringUtils;
 
 /**
- * Listens for items becoming ready and wakes the {@link ReadyWaiters}. One dedicated
- * connection per instance, outside the request pool: a session that {@code LISTEN}s must
- * stay the same session, which a pool (or a pooler in transaction mode) cannot promise,
- * and it would hold a pool connection for ever. The trigger of migration V9 sends the
- * queue name on {@value #CHANNEL} once per statement and queue, so a notification from
- * any instance reaches the waiters of every instance.
+ * Listens for items becoming ready and wakes the {@link ReadyWaiters}; on the same
+ * session, hears token revocations for the {@link TokenMemory} (and confirms each once
+ * forgotten) and the other instances' confirmations for {@link Revocations}. One
+ * dedicated connection per instance, outside the request pool: a session that
+ * {@code LISTEN}s must stay the same session, which a pool (or a pooler in transaction
+ * mode) cannot promise, and it would hold a pool connection for ever. The trigger of
+ * migration V9 sends the queue name on {@value #CHANNEL} once per statement and queue, so
+ * a notification from any instance reaches the waiters of every instance.
  *
  * <p>
  * When the connection breaks (PostgreSQL restarted, the session terminated) the listener
  * reconnects with a doubling pause, and once listening again wakes every waiter to
- * re-check: notifications sent while nobody listened are gone.
+ * re-check: notifications sent while nobody listened are gone. For the same reason the
+ * token memory is trusted only while the session listens.
  */
 @Component
 class ReadyNotificationListener implements SmartLifecycle {
@@ -37,7 +44,9 @@ class ReadyNotificationListener implements SmartLifecycle {
 	static final String CHANNEL = "work_graph_ready";
 
 	/** How the listening session shows in {@code pg_stat_activity}. */
-	static final String APPLICATION_NAME = "work-graph-listener";
+	static final String APPLICATION_NAME = ListenerSessions.APPLICATION_NAME;
+
+	static final String CONFIRM_FORGOTTEN = "select pg_notify('" + Revocations.FORGOTTEN_CHANNEL + "', ?)";
 
 	private static final Logger log = LoggerFactory.getLogger(ReadyNotificationListener.class);
 
@@ -53,17 +62,23 @@ class ReadyNotificationListener implements SmartLifecycle {
 
 	private final JdbcConnectionDetails datasource;
 
+	private final TokenMemory tokens;
+
+	private final Revocations revocations;
+
 	private volatile boolean running;
 
 	private volatile boolean listening;
 
 	private Thread thread;
 
-	ReadyNotificationListener(ReadyWaiters waiters, NotificationProperties properties,
-			JdbcConnectionDetails datasource) {
+	ReadyNotificationListener(ReadyWaiters waiters, NotificationProperties properties, JdbcConnectionDetails datasource,
+			TokenMemory tokens, Revocations revocations) {
 		this.waiters = waiters;
 		this.properties = properties;
 		this.datasource = datasource;
+		this.tokens = tokens;
+		this.revocations = revocations;
 	}
 
 	@Override
@@ -119,6 +134,7 @@ class ReadyNotificationListener implements SmartLifecycle {
 						ex.getMessage(), delay);
 			}
 			finally {
+				this.tokens.notListening();
 				this.listening = false;
 			}
 			if (!sleep(delay)) {
@@ -131,7 +147,10 @@ class ReadyNotificationListener implements SmartLifecycle {
 	private void listen(Connection connection) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("listen " + CHANNEL);
+			statement.execute("listen " + TokenMemory.REVOKED_CHANNEL);
+			statement.execute("listen " + Revocations.FORGOTTEN_CHANNEL);
 		}
+		this.tokens.listening();
 		this.listening = true;
 		// Listening from here on; what became ready before is found by a re-check.
 		this.waiters.recheckAll();
@@ -146,7 +165,7 @@ class ReadyNotificationListener implements SmartLifecycle {
 			if (received != null && received.length > 0) {
 				silentPolls = 0;
 				for (PGNotification notification : received) {
-					this.waiters.readyIn(notification.getParameter());
+					dispatch(connection, notifications.getBackendPID(), notification);
 				}
 			}
 			else if (++silentPolls >= POLLS_BETWEEN_CHECKS) {
@@ -156,6 +175,22 @@ class ReadyNotificationListener implements SmartLifecycle {
 					throw new SQLException("the listening connection stopped answering");
 				}
 			}
+		}
+	}
+
+	private void dispatch(Connection connection, int ownPid, PGNotification notification) throws SQLException {
+		String payload = notification.getParameter();
+		switch (notification.getName()) {
+			case TokenMemory.REVOKED_CHANNEL -> {
+				this.tokens.revoked(payload);
+				// Told only once forgotten: the revoking instance waits for this.
+				try (PreparedStatement confirm = connection.prepareStatement(CONFIRM_FORGOTTEN)) {
+					confirm.setString(1, ownPid + ":" + payload);
+					confirm.execute();
+				}
+			}
+			case Revocations.FORGOTTEN_CHANNEL -> this.revocations.forgotten(payload);
+			default -> this.waiters.readyIn(payload);
 		}
 	}
 

@@ -1,7 +1,11 @@
 package dev.workgraph.access;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -131,6 +135,96 @@ class RevocationAcrossInstancesTests extends HostileTest {
 					.isEqualTo("lease_ended");
 			}
 		}
+	}
+
+	@Test
+	void aRevocationWhileAnInstanceIsNotListeningHoldsThereToo() throws Exception {
+		Api[] instances = { this.api, second.api() };
+		for (int round = 0; round < 5; round++) {
+			Issued token = issue(bootstrapAdmin(), "unheard-" + round, "operator", null);
+			seenWorkingOnBoth(token);
+			// Both instances lose their listeners: a revocation now is not heard there.
+			this.jdbc
+				.sql("select pg_terminate_backend(pid) from pg_stat_activity "
+						+ "where application_name = 'work-graph-listener' and datname = current_database()")
+				.query((rs, n) -> 1)
+				.list();
+			revoke(instances[round % 2].as(ADMIN_TOKEN), token);
+			for (Api instance : instances) {
+				Api.Response next = as(instance, token).get("/items");
+				assertThat(next.status()).as("round %d: %s", round, next).isEqualTo(401);
+			}
+		}
+	}
+
+	@Test
+	void aRevocationWrittenBySqlIsHeardByEveryInstance() throws Exception {
+		Issued token = issue(bootstrapAdmin(), "revoked-by-sql", "operator", null);
+		seenWorkingOnBoth(token);
+		this.jdbc.sql("update access_tokens set revoked_at = now() where id = cast(:id as uuid)")
+			.param("id", token.id())
+			.update();
+		for (Api instance : List.of(this.api, second.api())) {
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+			while (as(instance, token).get("/items").status() != 401) {
+				assertThat(System.nanoTime()).as("refused within 2 s of the SQL update").isLessThan(deadline);
+				Thread.sleep(10);
+			}
+		}
+	}
+
+	@Test
+	void aListenerThatNeverConfirmsIsCutOffAndTheRevocationStillAnswers() throws Exception {
+		Issued token = issue(bootstrapAdmin(), "silent-listener", "operator", null);
+		seenWorkingOnBoth(token);
+		try (Connection silent = listenerLookalike()) {
+			long start = System.nanoTime();
+			revoke(bootstrapAdmin(), token);
+			long waited = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+			assertThat(waited).as("waited for the silent session, up to the deadline").isBetween(4_000L, 15_000L);
+			assertThat(silent.isValid(2)).as("the silent session was terminated").isFalse();
+		}
+		assertThat(as(second.api(), token).get("/items").status()).isEqualTo(401);
+	}
+
+	@Test
+	void aListenerSessionThatGoesAwayIsNotWaitedFor() throws Exception {
+		Issued token = issue(bootstrapAdmin(), "gone-listener", "operator", null);
+		seenWorkingOnBoth(token);
+		Connection leaving = listenerLookalike();
+		Thread closer = Thread.ofVirtual().start(() -> {
+			try {
+				Thread.sleep(500);
+				leaving.close();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		});
+		long start = System.nanoTime();
+		revoke(bootstrapAdmin(), token);
+		closer.join();
+		assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("answered once it was gone")
+			.isBetween(400L, 3_000L);
+		assertThat(as(second.api(), token).get("/items").status()).isEqualTo(401);
+	}
+
+	/** Used on both instances, repeatedly, so that both remember it. */
+	private void seenWorkingOnBoth(Issued token) {
+		for (int i = 0; i < 5; i++) {
+			assertThat(as(this.api, token).get("/items").status()).isEqualTo(200);
+			assertThat(as(second.api(), token).get("/items").status()).isEqualTo(200);
+		}
+	}
+
+	/** A session that looks like an instance's listener but never confirms anything. */
+	private static Connection listenerLookalike() throws Exception {
+		TestDatabase.Coordinates database = TestDatabase.coordinates();
+		Properties settings = new Properties();
+		settings.setProperty("user", database.username());
+		settings.setProperty("password", database.password());
+		settings.setProperty("ApplicationName", "work-graph-listener");
+		return DriverManager.getConnection(database.jdbcUrl(), settings);
 	}
 
 	private static void sleep(long millis) {

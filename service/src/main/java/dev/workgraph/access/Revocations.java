@@ -1,0 +1,163 @@
+package dev.workgraph.access;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import dev.workgraph.support.Transactions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.stereotype.Component;
+
+/**
+ * Makes a revocation hold everywhere before {@code DELETE /tokens/{id}} answers: after
+ * the revocation commits, it announces the token on {@value TokenMemory#REVOKED_CHANNEL}
+ * and waits until every instance listening at that moment has confirmed that its
+ * {@link TokenMemory} forgot it (or its listener session is gone, which makes that
+ * instance stop trusting its memory). An instance that stays silent past the deadline
+ * (hung, cut off) has its listener session terminated, which has the same effect.
+ *
+ * <p>
+ * Why this is enough: a listener session that began after the announcement's snapshot of
+ * the sessions cleared its memory on connecting, after the revocation committed, so it
+ * can only have read the token as revoked.
+ */
+@Component
+public class Revocations {
+
+	/** Confirmations: the payload is {@code <listener pid>:<token id>}. */
+	public static final String FORGOTTEN_CHANNEL = "work_graph_token_forgotten";
+
+	private static final Logger log = LoggerFactory.getLogger(Revocations.class);
+
+	private static final Duration DEADLINE = Duration.ofSeconds(5);
+
+	/** How often sessions that have not confirmed are checked for being gone. */
+	private static final long RECHECK_MILLIS = 100;
+
+	private final Tokens tokens;
+
+	private final Transactions transactions;
+
+	/** Revocations waiting for confirmations, by token. */
+	private final Map<UUID, Pending> pending = new ConcurrentHashMap<>();
+
+	Revocations(Tokens tokens, Transactions transactions) {
+		this.tokens = tokens;
+		this.transactions = transactions;
+	}
+
+	/** A confirmation heard on {@value #FORGOTTEN_CHANNEL}. */
+	public void forgotten(String payload) {
+		int colon = payload.indexOf(':');
+		if (colon < 0) {
+			return;
+		}
+		try {
+			Pending waiting = this.pending.get(UUID.fromString(payload.substring(colon + 1)));
+			if (waiting != null) {
+				waiting.confirmed(Integer.parseInt(payload.substring(0, colon)));
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			log.debug("Ignoring a malformed confirmation '{}'", payload);
+		}
+	}
+
+	/**
+	 * After the revocation of {@code tokenId} committed: announces it and returns once
+	 * every instance that may remember the token has forgotten it.
+	 */
+	void announceAndAwait(UUID tokenId) {
+		Pending waiting = new Pending();
+		this.pending.put(tokenId, waiting);
+		try {
+			Set<Integer> listeners = this.transactions.inTransaction(() -> this.tokens.announceRevocation(tokenId));
+			waiting.expect(listeners);
+			long deadline = System.nanoTime() + DEADLINE.toNanos();
+			while (!waiting.allConfirmed()) {
+				if (System.nanoTime() > deadline) {
+					Set<Integer> silent = waiting.unconfirmed();
+					log.warn(
+							"Listener sessions {} did not confirm the revocation of token {} within {}; "
+									+ "terminating them so that their instances stop trusting what they remember",
+							silent, tokenId, DEADLINE);
+					try {
+						this.tokens.terminateListeners(silent);
+					}
+					catch (DataAccessException ex) {
+						// Not allowed (another role's sessions): said loudly, the
+						// revocation stands.
+						log.error("Could not terminate listener sessions {}: instances may accept token {} "
+								+ "for up to a minute", silent, tokenId, ex);
+					}
+					return;
+				}
+				if (!waiting.awaitConfirmations(RECHECK_MILLIS)) {
+					waiting.gone(this.tokens.listenersGone(waiting.unconfirmed()));
+				}
+			}
+		}
+		finally {
+			this.pending.remove(tokenId, waiting);
+		}
+	}
+
+	/** The confirmations one revocation waits for. */
+	private static final class Pending {
+
+		private final Set<Integer> confirmed = new HashSet<>();
+
+		private Set<Integer> expected;
+
+		synchronized void confirmed(int pid) {
+			this.confirmed.add(pid);
+			notifyAll();
+		}
+
+		synchronized void expect(Set<Integer> pids) {
+			this.expected = new HashSet<>(pids);
+		}
+
+		synchronized void gone(Set<Integer> pids) {
+			this.expected.removeAll(pids);
+		}
+
+		synchronized boolean allConfirmed() {
+			return this.confirmed.containsAll(this.expected);
+		}
+
+		synchronized Set<Integer> unconfirmed() {
+			Set<Integer> unconfirmed = new HashSet<>(this.expected);
+			unconfirmed.removeAll(this.confirmed);
+			return unconfirmed;
+		}
+
+		/** Waits up to {@code millis} for all confirmations; false if they are not in. */
+		synchronized boolean awaitConfirmations(long millis) {
+			long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+			try {
+				while (!allConfirmed()) {
+					long left = deadline - System.nanoTime();
+					if (left <= 0) {
+						return false;
+					}
+					TimeUnit.NANOSECONDS.timedWait(this, left);
+				}
+				return true;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting for a revocation to be confirmed", ex);
+			}
+		}
+
+	}
+
+}
