@@ -23,6 +23,7 @@ import org.springframework.web.bind.MissingPathVariableException;
 import org.springframework.web.bind.MissingRequestHeaderException;
 import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.util.DisconnectedClientHelper;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.async.AsyncRequestNotUsableException;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
@@ -201,6 +202,13 @@ class ProblemAdvice {
 	ResponseEntity<ProblemDetail> unexpected(Exception ex) {
 		if (BodyTooLarge.isCauseOf(ex)) {
 			return tooLarge();
+		}
+		if (DisconnectedClientHelper.isClientDisconnectedException(ex)) {
+			// The client went away before its answer was written (a worker stopped, a
+			// load
+			// generator ended its run): nobody to answer, nothing failed here.
+			log.debug("The client disconnected before its answer was written: {}", ex.getMessage());
+			return null;
 		}
 		if (DatabaseUnavailable.isPoolExhausted(ex)) {
 			log.warn("Overloaded: {}", ex.getMessage());
