@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -181,7 +182,79 @@ final class Client {
 				call.path, leaseId, itemId, epoch, call.stale, call.token, sent, received, sentAt, status, code,
 				outcome, failure);
 		this.history.record(exchange, contentType, text);
-		return new Reply(exchange, body);
+		return new Reply(exchange, body, recordEntries(call, exchange, body));
+	}
+
+	/**
+	 * Records each entry of a batch after the batch itself, as the single request it
+	 * stands for: each lease a batch claim granted, each completion with its own answer
+	 * (matched by position, as docs/http-api.md promises). When the batch's answer was
+	 * lost, so was each entry's: every completion it carried, and each of the
+	 * {@code limit} leases a batch claim may have granted.
+	 */
+	private List<Reply> recordEntries(Call call, Exchange batch, JsonNode body) {
+		List<Reply> entries = new ArrayList<>();
+		if (call.op == Op.CLAIM_BATCH && batch.status() == 201) {
+			JsonNode claims = body.path("claims");
+			if (claims.size() < 1 || claims.size() > call.limit) {
+				this.history.violation("expected-answers",
+						"a batch claim of at most " + call.limit + " granted " + claims.size() + ": " + batch);
+			}
+			for (int i = 0; i < claims.size(); i++) {
+				JsonNode lease = claims.get(i).path("lease");
+				entries.add(entry(batch, Op.CLAIM_BATCH_ENTRY, i, uuid(lease.path("id")),
+						uuid(claims.get(i).path("item").path("id")), lease.path("epoch").asLong(), false, 201, null,
+						null, claims.get(i)));
+			}
+		}
+		else if (call.op == Op.CLAIM_BATCH && batch.unavailable()) {
+			for (int i = 0; i < call.limit; i++) {
+				entries.add(unanswered(batch, Op.CLAIM_BATCH_ENTRY, i, null, null, null, false));
+			}
+		}
+		else if (call.op == Op.COMPLETE_BATCH && (batch.status() == 200 || batch.unavailable())) {
+			JsonNode results = body.path("results");
+			if (batch.status() == 200 && results.size() != call.entries.size()) {
+				this.history.violation("expected-answers",
+						call.entries.size() + " completions answered with " + results.size() + " results: " + batch);
+			}
+			for (int i = 0; i < call.entries.size(); i++) {
+				Entry sent = call.entries.get(i);
+				JsonNode result = results.path(i);
+				boolean own = sent.leaseId().toString().equals(result.path("leaseId").asString(null))
+						&& result.path("status").isInt();
+				if (batch.status() != 200 || !own) {
+					if (batch.status() == 200) {
+						this.history.violation("expected-answers", "completion " + i + " (lease " + sent.leaseId()
+								+ ") has no result of its own: " + batch);
+					}
+					entries.add(unanswered(batch, Op.COMPLETE_BATCH_ENTRY, i, sent.leaseId(), sent.itemId(),
+							sent.epoch(), sent.stale()));
+					continue;
+				}
+				JsonNode problem = result.path("problem");
+				entries.add(entry(batch, Op.COMPLETE_BATCH_ENTRY, i, sent.leaseId(), sent.itemId(), sent.epoch(),
+						sent.stale(), result.path("status").asInt(), problem.path("code").asString(null),
+						result.path("lease").path("outcome").asString(null), result));
+			}
+		}
+		return entries;
+	}
+
+	private Reply entry(Exchange batch, Op op, int index, UUID leaseId, UUID itemId, Long epoch, boolean stale,
+			int status, String code, String outcome, JsonNode body) {
+		Exchange entry = new Exchange(this.history.nextSeq(), batch.actor(), op, batch.instance(), batch.method(),
+				batch.path() + "[" + index + "]", leaseId, itemId, epoch, stale, null, batch.sentNanos(),
+				batch.receivedNanos(), batch.sentAt(), status, code, outcome,
+				(status == Exchange.NO_ANSWER) ? "the batch's answer was " + batch.statusText() : null);
+		JsonNode problem = body.path("problem");
+		this.history.recordEntry(entry, problem.isMissingNode() ? null : problem.toString());
+		return new Reply(entry, body, List.of());
+	}
+
+	private Reply unanswered(Exchange batch, Op op, int index, UUID leaseId, UUID itemId, Long epoch, boolean stale) {
+		return entry(batch, op, index, leaseId, itemId, epoch, stale, Exchange.NO_ANSWER, null, null,
+				MissingNode.getInstance());
 	}
 
 	private static JsonNode parse(String text) {
@@ -199,6 +272,13 @@ final class Client {
 	static UUID uuid(JsonNode node) {
 		String text = node.asString(null);
 		return (text == null || text.isEmpty()) ? null : UUID.fromString(text);
+	}
+
+	/**
+	 * One completion of a batch: the lease and epoch presented, the item, whether the
+	 * worker knows it to be stale, and the result.
+	 */
+	record Entry(UUID leaseId, UUID itemId, long epoch, boolean stale, Object result) {
 	}
 
 	/** A request to send, with what the checker needs to know about it. */
@@ -231,6 +311,12 @@ final class Client {
 
 		int instance;
 
+		/** The most leases a batch claim asks for. */
+		int limit;
+
+		/** The completions of a batch completion, in request order. */
+		List<Entry> entries = List.of();
+
 		/** Must reach this very instance, even behind a load balancer. */
 		boolean addressed;
 
@@ -253,6 +339,28 @@ final class Client {
 
 		static Call delete(String actor, Op op, String path) {
 			return new Call(actor, op, "DELETE", path);
+		}
+
+		/** {@code POST /claims/batch} for up to {@code limit} items. */
+		static Call claimBatch(String actor, List<String> queues, int leaseSeconds, int limit) {
+			Call call = post(actor, Op.CLAIM_BATCH, "/claims/batch",
+					Map.of("workerId", actor, "queues", queues, "leaseSeconds", leaseSeconds, "limit", limit));
+			call.limit = limit;
+			return call;
+		}
+
+		/**
+		 * {@code POST /completions}, its body made from the entries, so that what is
+		 * recorded of each is what was sent.
+		 */
+		static Call completions(String actor, List<Entry> entries) {
+			List<Map<String, Object>> completions = entries.stream()
+				.map((entry) -> Map.of("leaseId", entry.leaseId().toString(), "epoch", entry.epoch(), "result",
+						entry.result()))
+				.toList();
+			Call call = post(actor, Op.COMPLETE_BATCH, "/completions", Map.of("completions", completions));
+			call.entries = List.copyOf(entries);
+			return call;
 		}
 
 		Call lease(UUID leaseId, long epoch) {
@@ -303,8 +411,11 @@ final class Client {
 
 	}
 
-	/** The recorded exchange and the parsed body (missing when empty or not JSON). */
-	record Reply(Exchange exchange, JsonNode body) {
+	/**
+	 * The recorded exchange and the parsed body (missing when empty or not JSON); for a
+	 * batch, each entry's own reply, in request order (see {@link Op#entry()}).
+	 */
+	record Reply(Exchange exchange, JsonNode body, List<Reply> entries) {
 
 		int status() {
 			return this.exchange.status();

@@ -8,7 +8,8 @@ import java.util.UUID;
  * clock ({@code System.nanoTime}, comparable across all simulated workers because they
  * share this JVM) plus the wall time of sending, for reports. {@code status} is the HTTP
  * status, {@link #NO_ANSWER} when the connection failed and {@link #TIMED_OUT} when no
- * answer came within the client's timeout.
+ * answer came within the client's timeout. Each entry of a batch ({@link Op#entry()}) is
+ * an exchange of its own too, with the batch's times and the entry's own answer.
  *
  * @param leaseId the lease presented (lease mutations) or granted (claims)
  * @param itemId the item the request was about, or the item claimed

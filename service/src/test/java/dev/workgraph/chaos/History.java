@@ -47,6 +47,20 @@ final class History {
 	 * legitimately get.
 	 */
 	void record(Exchange exchange, String contentType, String body) {
+		judge(exchange, contentType != null && contentType.startsWith("application/problem+json"), body);
+	}
+
+	/**
+	 * Records one entry of a batch (see {@link Op#entry()}) and checks it as the single
+	 * request it stands for: its status and code are the entry's own, and a failed
+	 * entry's {@code problem} (a member of the batch's JSON answer, not a response of its
+	 * own) must carry a code and no internals.
+	 */
+	void recordEntry(Exchange entry, String problem) {
+		judge(entry, true, problem);
+	}
+
+	private void judge(Exchange exchange, boolean problem, String body) {
 		this.exchanges.add(exchange);
 		int status = exchange.status();
 		if (status == Exchange.TIMED_OUT) {
@@ -57,7 +71,6 @@ final class History {
 			return;
 		}
 		if (status >= 400) {
-			boolean problem = contentType != null && contentType.startsWith("application/problem+json");
 			if (!problem || exchange.code() == null) {
 				violation("problem-format",
 						"error without a problem body and code: " + exchange + " body=" + abbreviate(body));

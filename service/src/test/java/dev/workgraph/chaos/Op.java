@@ -14,6 +14,28 @@ enum Op {
 	COMPLETE(Set.of(200),
 			Set.of("lease_expired", "lease_ended", "epoch_mismatch", "open_children", "unmet_dependencies")),
 
+	/**
+	 * {@code POST /claims/batch} itself. Each lease it granted is recorded after it as a
+	 * {@link #CLAIM_BATCH_ENTRY}, so the checker sees claims like any other.
+	 */
+	CLAIM_BATCH(Set.of(201, 204), Set.of()),
+
+	/**
+	 * One lease a batch claim granted, or, when the batch's answer was lost, one of the
+	 * {@code limit} it may have granted.
+	 */
+	CLAIM_BATCH_ENTRY(Set.of(201), Set.of()),
+
+	/**
+	 * {@code POST /completions} itself: 200 whatever its entries came to. Each entry is
+	 * recorded after it as a {@link #COMPLETE_BATCH_ENTRY} with its own answer.
+	 */
+	COMPLETE_BATCH(Set.of(200), Set.of()),
+
+	/** One entry of a batch completion: fenced on its own, so judged as a COMPLETE. */
+	COMPLETE_BATCH_ENTRY(Set.of(200),
+			Set.of("lease_expired", "lease_ended", "epoch_mismatch", "open_children", "unmet_dependencies")),
+
 	RELEASE(Set.of(200), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
 
 	CANCEL_LEASE(Set.of(200), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
@@ -60,9 +82,30 @@ enum Op {
 	/** Presents a lease and an epoch: fenced by the lease guard. */
 	boolean leaseMutation() {
 		return switch (this) {
-			case RENEW, COMPLETE, RELEASE, CANCEL_LEASE, DECOMPOSE, ASK_BLOCKING, ASK_NON_BLOCKING -> true;
+			case RENEW, COMPLETE, COMPLETE_BATCH_ENTRY, RELEASE, CANCEL_LEASE, DECOMPOSE, ASK_BLOCKING,
+					ASK_NON_BLOCKING ->
+				true;
 			default -> false;
 		};
+	}
+
+	/** Grants a lease when it succeeds: a single claim, or one lease of a batch claim. */
+	boolean grantsLease() {
+		return this == CLAIM || this == CLAIM_BATCH_ENTRY;
+	}
+
+	/** Completes the item of the lease it presents when it succeeds. */
+	boolean completes() {
+		return this == COMPLETE || this == COMPLETE_BATCH_ENTRY;
+	}
+
+	/**
+	 * One entry of a batch, recorded after the batch request itself (which History checks
+	 * as an HTTP answer); the checker judges each entry as the single request it stands
+	 * for.
+	 */
+	boolean entry() {
+		return this == CLAIM_BATCH_ENTRY || this == COMPLETE_BATCH_ENTRY;
 	}
 
 	/** Ends the lease it presents when it succeeds. */
@@ -73,7 +116,7 @@ enum Op {
 	/** The outcome lease history must show for a lease this operation ended. */
 	String outcome() {
 		return switch (this) {
-			case COMPLETE -> "completed";
+			case COMPLETE, COMPLETE_BATCH_ENTRY -> "completed";
 			case RELEASE -> "released";
 			case CANCEL_LEASE -> "cancelled";
 			case DECOMPOSE -> "decomposed";
