@@ -23,6 +23,11 @@ import dev.workgraph.chaos.ServerHistory.LeaseRow;
  * {@code 1-no-stale-write}, {@code 2-epochs-and-no-overlap}, {@code 3-one-outcome},
  * {@code 4-drained-nothing-lost}, {@code 5-readiness} and {@code 6-no-5xx} (the last is
  * found while recording).
+ *
+ * <p>
+ * Batches are checked entry by entry ({@link Op#entry()}): each lease a batch claim
+ * granted is a claim like any other, and each completion of a batch is judged on its own,
+ * exactly as a single completion.
  */
 final class HistoryChecker {
 
@@ -82,7 +87,7 @@ final class HistoryChecker {
 	private void noDoubleGrantAndClaimsMatchTheServer(Map<UUID, LeaseRow> leasesById) {
 		Map<String, Exchange> byItemEpoch = new HashMap<>();
 		for (Exchange exchange : this.exchanges) {
-			if (exchange.op() != Op.CLAIM || exchange.status() != 201) {
+			if (!exchange.op().grantsLease() || exchange.status() != 201) {
 				continue;
 			}
 			this.claims.put(exchange.leaseId(), exchange);
@@ -300,17 +305,18 @@ final class HistoryChecker {
 				violation("3-one-outcome", "rejected as epoch_mismatch with the lease's own epoch: " + exchange);
 			}
 		}
-		// Leases the client never heard of come only from claims whose answer was lost.
+		// Leases the client never heard of come only from claims whose answer was lost (a
+		// lost batch claim counts each of the leases it asked for).
 		Map<String, Long> unknownClaims = this.exchanges.stream()
-			.filter((exchange) -> exchange.op() == Op.CLAIM && exchange.unavailable())
+			.filter((exchange) -> exchange.op().grantsLease() && exchange.unavailable())
 			.collect(Collectors.groupingBy(Exchange::actor, Collectors.counting()));
 		Map<String, Long> unknownLeases = this.leases.stream()
 			.filter((lease) -> !this.claims.containsKey(lease.leaseId()))
 			.collect(Collectors.groupingBy(LeaseRow::workerId, Collectors.counting()));
 		unknownLeases.forEach((worker, count) -> {
 			if (count > unknownClaims.getOrDefault(worker, 0L)) {
-				violation("3-one-outcome", worker + " holds " + count + " leases it was never granted, but only "
-						+ unknownClaims.getOrDefault(worker, 0L) + " of its claims went unanswered");
+				violation("3-one-outcome", worker + " holds " + count + " leases it was never granted, but its "
+						+ "unanswered claims asked for only " + unknownClaims.getOrDefault(worker, 0L));
 			}
 		});
 	}
@@ -412,7 +418,8 @@ final class HistoryChecker {
 	/**
 	 * Completed exactly once: one completed lease per completed item, none for any other,
 	 * at most one accepted completion per item, and the stored result is the one the
-	 * accepted completion sent.
+	 * accepted completion sent. A refused completion changed nothing: a lease completed
+	 * in the database had a completion accepted, or one whose answer was lost.
 	 */
 	private void completedExactlyOnce(Map<UUID, LeaseRow> leasesById) {
 		Map<UUID, List<LeaseRow>> completions = this.leases.stream()
@@ -432,8 +439,12 @@ final class HistoryChecker {
 			}
 		}
 		Map<UUID, Exchange> acceptedCompletion = new HashMap<>();
+		Set<UUID> mayHaveCompleted = new HashSet<>();
 		for (Exchange exchange : this.exchanges) {
-			if (exchange.op() == Op.COMPLETE && exchange.succeeded()) {
+			if (exchange.op().completes() && (exchange.succeeded() || exchange.unavailable())) {
+				mayHaveCompleted.add(exchange.leaseId());
+			}
+			if (exchange.op().completes() && exchange.succeeded()) {
 				Exchange earlier = acceptedCompletion.putIfAbsent(exchange.itemId(), exchange);
 				if (earlier != null) {
 					violation("4-drained-nothing-lost",
@@ -444,6 +455,12 @@ final class HistoryChecker {
 					violation("4-drained-nothing-lost", "completion accepted but the item is "
 							+ ((item != null) ? item.status() : "missing") + ": " + exchange);
 				}
+			}
+		}
+		for (LeaseRow lease : this.leases) {
+			if ("completed".equals(lease.outcome()) && !mayHaveCompleted.contains(lease.leaseId())) {
+				violation("1-no-stale-write",
+						"completed, though no completion under it was accepted or went unanswered: " + lease);
 			}
 		}
 	}

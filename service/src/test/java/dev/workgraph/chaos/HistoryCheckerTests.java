@@ -28,6 +28,10 @@ class HistoryCheckerTests {
 
 	private static final UUID SECOND_LEASE = UUID.fromString("00000000-0000-7000-8000-0000000000a2");
 
+	private static final UUID OTHER_ITEM = UUID.fromString("00000000-0000-7000-8000-000000000002");
+
+	private static final UUID OTHER_LEASE = UUID.fromString("00000000-0000-7000-8000-0000000000b1");
+
 	private final List<Exchange> exchanges = new ArrayList<>();
 
 	private final List<LeaseRow> leases = new ArrayList<>();
@@ -184,6 +188,110 @@ class HistoryCheckerTests {
 			.anySatisfy((detail) -> assertThat(detail).contains(answeredAgain.toString()).contains("2 times"));
 	}
 
+	/**
+	 * w1 claims both items in one batch at t=100, then completes both in one batch at
+	 * t=150 with a wrong epoch (stale on purpose) for the first: that entry alone is
+	 * refused, so w1 completes that lease on its own at t=170.
+	 */
+	private void cleanBatchHistory() {
+		this.world.created(ITEM, "i1");
+		this.world.created(OTHER_ITEM, "i2");
+		this.items.put(ITEM, new ItemRow(ITEM, "i1", "completed", 1, null, FIRST_LEASE.toString()));
+		this.items.put(OTHER_ITEM, new ItemRow(OTHER_ITEM, "i2", "completed", 1, null, OTHER_LEASE.toString()));
+		this.leases.add(new LeaseRow(FIRST_LEASE, ITEM, "w1", 1, 100, null, 900, 175L, "completed", false));
+		this.leases.add(new LeaseRow(OTHER_LEASE, OTHER_ITEM, "w1", 1, 100, null, 900, 155L, "completed", false));
+		this.exchanges.add(exchange("w1", Op.CLAIM_BATCH, null, 0, 90, 110, 201, null, null));
+		this.exchanges.add(entry(Op.CLAIM_BATCH_ENTRY, FIRST_LEASE, ITEM, 1, false, 90, 110, 201, null, null));
+		this.exchanges.add(entry(Op.CLAIM_BATCH_ENTRY, OTHER_LEASE, OTHER_ITEM, 1, false, 90, 110, 201, null, null));
+		this.exchanges.add(exchange("w1", Op.COMPLETE_BATCH, null, 0, 150, 160, 200, null, null));
+		this.exchanges
+			.add(entry(Op.COMPLETE_BATCH_ENTRY, FIRST_LEASE, ITEM, 2, true, 150, 160, 409, "epoch_mismatch", null));
+		this.exchanges
+			.add(entry(Op.COMPLETE_BATCH_ENTRY, OTHER_LEASE, OTHER_ITEM, 1, false, 150, 160, 200, null, "completed"));
+		this.exchanges.add(exchange("w1", Op.COMPLETE, FIRST_LEASE, 1, 170, 180, 200, null, "completed"));
+	}
+
+	@Test
+	void cleanBatchHistoryPasses() {
+		cleanBatchHistory();
+		assertThat(check()).isEmpty();
+	}
+
+	@Test
+	void aStaleBatchEntryReportedAcceptedIsAStaleWrite() {
+		cleanBatchHistory();
+		this.exchanges.set(4,
+				entry(Op.COMPLETE_BATCH_ENTRY, FIRST_LEASE, ITEM, 2, true, 150, 160, 200, null, "completed"));
+		assertThat(check()).extracting(Violation::invariant)
+			.contains("1-no-stale-write", "3-one-outcome", "4-drained-nothing-lost");
+	}
+
+	@Test
+	void aRefusedBatchEntryThatChangedTheItemIsAStaleWrite() {
+		cleanBatchHistory();
+		// The database shows the first lease completed, yet its only completion was the
+		// refused entry.
+		this.exchanges.removeLast();
+		assertThat(check()).extracting(Violation::detail)
+			.singleElement()
+			.satisfies((detail) -> assertThat(detail).contains("no completion under it was accepted")
+				.contains(FIRST_LEASE.toString()));
+	}
+
+	@Test
+	void aCompletedLeaseIsExplainedByABatchEntryWhoseAnswerWasLost() {
+		cleanBatchHistory();
+		this.exchanges.set(4,
+				entry(Op.COMPLETE_BATCH_ENTRY, FIRST_LEASE, ITEM, 1, false, 150, 160, Exchange.NO_ANSWER, null, null));
+		this.exchanges.removeLast();
+		assertThat(check()).isEmpty();
+	}
+
+	@Test
+	void oneItemCompletedByTwoBatchEntriesIsReported() {
+		cleanBatchHistory();
+		this.exchanges.add(exchange("w1", Op.COMPLETE_BATCH, null, 0, 190, 200, 200, null, null));
+		this.exchanges
+			.add(entry(Op.COMPLETE_BATCH_ENTRY, FIRST_LEASE, ITEM, 1, false, 190, 200, 200, null, "completed"));
+		assertThat(check()).extracting(Violation::invariant).contains("3-one-outcome", "4-drained-nothing-lost");
+	}
+
+	@Test
+	void anEpochGrantedInABatchAndAgainIsReported() {
+		cleanBatchHistory();
+		this.exchanges.add(entry(Op.CLAIM, SECOND_LEASE, OTHER_ITEM, 1, false, 95, 105, 201, null, null));
+		assertThat(check()).extracting(Violation::invariant).contains("2-epochs-and-no-overlap");
+	}
+
+	@Test
+	void leasesNobodyHeardOfAreExplainedByALostBatchClaimUpToItsLimit() {
+		cleanBatchHistory();
+		UUID third = UUID.randomUUID();
+		UUID fourth = UUID.randomUUID();
+		this.leases.add(new LeaseRow(UUID.randomUUID(), third, "w1", 1, 300, null, 500, 500L, "expired", false));
+		this.leases.add(new LeaseRow(UUID.randomUUID(), fourth, "w1", 1, 300, null, 500, 500L, "expired", false));
+		this.exchanges.add(exchange("w1", Op.CLAIM_BATCH, null, 0, 290, 310, Exchange.NO_ANSWER, null, null));
+		this.exchanges.add(entry(Op.CLAIM_BATCH_ENTRY, null, null, 0, false, 290, 310, Exchange.NO_ANSWER, null, null));
+		assertThat(check()).extracting(Violation::invariant).containsExactly("3-one-outcome");
+		// A batch claim of two: both may have been granted.
+		this.exchanges.add(entry(Op.CLAIM_BATCH_ENTRY, null, null, 0, false, 290, 310, Exchange.NO_ANSWER, null, null));
+		assertThat(check()).isEmpty();
+	}
+
+	@Test
+	void eachBatchEntryIsJudgedOnItsOwnWhenRecorded() {
+		History history = new History();
+		history.recordEntry(
+				entry(Op.COMPLETE_BATCH_ENTRY, FIRST_LEASE, ITEM, 2, true, 150, 160, 200, null, "completed"), null);
+		history.recordEntry(entry(Op.COMPLETE_BATCH_ENTRY, OTHER_LEASE, OTHER_ITEM, 1, false, 150, 160, 500,
+				"internal_error", null), "{\"status\":500,\"code\":\"internal_error\",\"detail\":\"PSQLException\"}");
+		history.recordEntry(
+				entry(Op.COMPLETE_BATCH_ENTRY, SECOND_LEASE, ITEM, 1, false, 150, 160, 409, "lease_expired", null),
+				"{\"status\":409,\"code\":\"lease_expired\"}");
+		assertThat(history.violations()).extracting(Violation::invariant)
+			.containsExactlyInAnyOrder("stale-write-accepted", "no-internals", "no-5xx");
+	}
+
 	private static Exchange resolve(UUID request, int status) {
 		return new Exchange(500, "responder", Op.RESOLVE, 0, "POST", "/attention-requests/" + request + "/resolve",
 				null, ITEM, null, false, null, 500, 510, Instant.EPOCH, status,
@@ -198,6 +306,13 @@ class HistoryCheckerTests {
 	private static Exchange exchange(String actor, Op op, UUID lease, long epoch, long sent, long received, int status,
 			String code, String outcome) {
 		return new Exchange(sent, actor, op, 0, "POST", "/", lease, ITEM, epoch, false, null, sent, received,
+				Instant.EPOCH, status, code, outcome, null);
+	}
+
+	/** An entry of one of w1's batches, or a single request about another item. */
+	private static Exchange entry(Op op, UUID lease, UUID item, long epoch, boolean stale, long sent, long received,
+			int status, String code, String outcome) {
+		return new Exchange(sent, "w1", op, 0, "POST", "/", lease, item, epoch, stale, null, sent, received,
 				Instant.EPOCH, status, code, outcome, null);
 	}
 
