@@ -133,14 +133,24 @@ final class ChaosRun {
 		List<Exchange> exchanges = history.exchanges();
 		Map<String, Long> figures = new LinkedHashMap<>();
 		figures.put("seconds", seconds);
-		figures.put("ops", (long) exchanges.size());
+		figures.put("ops", exchanges.stream().filter((e) -> !e.op().entry()).count());
 		figures.put("claims", exchanges.stream().filter((e) -> e.op() == Op.CLAIM && e.status() == 201).count());
+		figures.put("batch_claims",
+				exchanges.stream().filter((e) -> e.op() == Op.CLAIM_BATCH && e.status() == 201).count());
+		figures.put("batch_completions",
+				exchanges.stream().filter((e) -> e.op() == Op.COMPLETE_BATCH && e.status() == 200).count());
 		figures.put("stale_writes_rejected", exchanges.stream().filter(Exchange::staleRejection).count());
 		figures.put("expiries", checker.figures().getOrDefault("expiries", 0L));
 		figures.put("faults", (long) history.faults().size());
 		figures.put("violations", violations.stream().filter((v) -> !v.invariant().equals("no-5xx")).count());
 		figures.put("errors_5xx", history.errors5xx());
 		Map<String, Long> details = new LinkedHashMap<>(checker.figures());
+		details.put("leases_claimed_in_batches",
+				exchanges.stream().filter((e) -> e.op() == Op.CLAIM_BATCH_ENTRY && e.status() == 201).count());
+		details.put("batch_entries_completed",
+				exchanges.stream().filter((e) -> e.op() == Op.COMPLETE_BATCH_ENTRY && e.succeeded()).count());
+		details.put("batch_entries_refused_as_stale",
+				exchanges.stream().filter((e) -> e.op() == Op.COMPLETE_BATCH_ENTRY && e.staleRejection()).count());
 		details.put("stale_writes_attempted_deliberately", tally.get("stale_writes_attempted"));
 		details.put("stale_writes_accepted", exchanges.stream().filter((e) -> e.stale() && e.succeeded()).count());
 		details.put("answers_503", exchanges.stream().filter((e) -> e.status() == 503).count());

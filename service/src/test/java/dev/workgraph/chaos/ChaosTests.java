@@ -81,6 +81,8 @@ class ChaosTests {
 		assertThat(result.figures().get("stale_writes_rejected")).as("stale writes rejected").isPositive();
 		assertThat(result.figures().get("expiries")).as("expiries").isPositive();
 		assertThat(result.details().get("leases_completed")).as("completions").isPositive();
+		assertThat(result.figures().get("batch_claims")).as("batch claims").isPositive();
+		assertThat(result.figures().get("batch_completions")).as("batch completions").isPositive();
 	}
 
 	static void pauseWhile(java.util.function.BooleanSupplier loading, long millis) {

@@ -23,6 +23,10 @@ import tools.jackson.databind.JsonNode;
  * (coming back under a new identity).
  *
  * <p>
+ * Now and then it works as a worker of many small items does: claims a few at once and
+ * completes them in one batch, sometimes with a deliberately stale entry among them.
+ *
+ * <p>
  * A worker with a wrong clock ({@code clockSkew} non-zero) schedules its renewals by
  * comparing the lease's {@code expiresAt} with its own wall clock, as a naive client
  * would: one whose clock is behind renews too late (its leases expire under it), one
@@ -89,12 +93,14 @@ final class SimulatedWorker implements Runnable {
 	}
 
 	private void claim() {
-		List<String> queues = (this.random.nextInt(5) == 0)
-				? List.of(World.QUEUES.get(this.random.nextInt(World.QUEUES.size()))) : World.QUEUES;
+		if (this.random.nextInt(100) < 10) {
+			claimBatch();
+			return;
+		}
 		int seconds = leaseSeconds();
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("workerId", workerId());
-		body.put("queues", queues);
+		body.put("queues", queues());
 		body.put("leaseSeconds", seconds);
 		Reply reply = send(Call.post(workerId(), Op.CLAIM, "/claims", body));
 		if (reply.status() == 201) {
@@ -110,6 +116,105 @@ final class SimulatedWorker implements Runnable {
 		else {
 			backOff();
 		}
+	}
+
+	/**
+	 * Claims 2–5 items at once and, after a moment's work, completes what it got in one
+	 * request.
+	 */
+	private void claimBatch() {
+		int seconds = leaseSeconds();
+		Reply reply = send(Call.claimBatch(workerId(), queues(), seconds, 2 + this.random.nextInt(4)));
+		if (reply.status() == 201) {
+			List<Held> claimed = new ArrayList<>();
+			for (Reply entry : reply.entries()) {
+				Exchange grant = entry.exchange();
+				Held lease = new Held(grant.leaseId(), grant.epoch(), grant.itemId(), seconds);
+				lease.granted(grant, seconds, Instant.parse(entry.body().path("lease").path("expiresAt").asString()));
+				claimed.add(lease);
+			}
+			this.tally.add("batch_claims");
+			if (!claimed.isEmpty()) {
+				pause(5, 100);
+				completeBatch(claimed);
+			}
+		}
+		else if (reply.status() == 204) {
+			pause(50, this.world.loading() ? 400 : 150);
+		}
+		else {
+			backOff();
+		}
+	}
+
+	/**
+	 * Completes the leases in one {@code POST /completions}, each entry fenced on its
+	 * own. While loading, one batch in three carries a stale entry, known to be stale: a
+	 * replay of a dead lease, or one of these leases with a wrong epoch. That entry alone
+	 * must be refused: the others complete, and a lease refused for a wrong epoch is
+	 * still this worker's, so it then completes it alone.
+	 */
+	private void completeBatch(List<Held> claimed) {
+		List<Client.Entry> entries = new ArrayList<>();
+		List<Held> leases = new ArrayList<>(claimed);
+		for (Held lease : claimed) {
+			entries.add(new Client.Entry(lease.leaseId, lease.itemId, lease.epoch, false,
+					Map.of("by", workerId(), "lease", lease.leaseId.toString())));
+		}
+		if (this.world.loading() && this.random.nextInt(3) == 0) {
+			Past old = this.past.isEmpty() ? null : List.copyOf(this.past).get(this.random.nextInt(this.past.size()));
+			// Its result names its lease, so an item it changed would show it.
+			if (old != null && System.nanoTime() > old.deadAfterNanos && this.random.nextBoolean()) {
+				int at = this.random.nextInt(entries.size() + 1);
+				entries.add(at, new Client.Entry(old.leaseId, old.itemId, old.epoch, true,
+						Map.of("stale", true, "lease", old.leaseId.toString())));
+				leases.add(at, null);
+			}
+			else {
+				int at = this.random.nextInt(entries.size());
+				Held lease = claimed.get(at);
+				long wrong = this.random.nextBoolean() ? lease.epoch + 1 : lease.epoch - 1;
+				entries.set(at, new Client.Entry(lease.leaseId, lease.itemId, wrong, true,
+						Map.of("stale", true, "lease", lease.leaseId.toString())));
+			}
+			this.tally.add("stale_writes_attempted");
+			this.tally.add("batch_stale_entries");
+		}
+		Reply reply = send(Call.completions(workerId(), entries));
+		if (reply.ok()) {
+			this.tally.add("batch_completions");
+		}
+		for (int i = 0; i < entries.size(); i++) {
+			if (leases.get(i) == null) {
+				continue;
+			}
+			this.held = leases.get(i);
+			Reply answer = reply.entries().isEmpty() ? reply : reply.entries().get(i);
+			boolean refusedAlone = entries.get(i).stale() && "epoch_mismatch".equals(answer.code());
+			if (answer.ok()) {
+				ended();
+			}
+			else if ("open_children".equals(answer.code()) || "unmet_dependencies".equals(answer.code())) {
+				release();
+			}
+			else if (!refusedAlone) {
+				settle(answer, null);
+			}
+			// Still this worker's (refused alone, or found active after a lost answer).
+			if (this.held != null) {
+				complete();
+			}
+			if (this.held != null) {
+				// Left to expire, as a crashed worker leaves it.
+				remember(this.held, this.held.deadAfterNanos);
+				this.held = null;
+			}
+		}
+	}
+
+	private List<String> queues() {
+		return (this.random.nextInt(5) == 0) ? List.of(World.QUEUES.get(this.random.nextInt(World.QUEUES.size())))
+				: World.QUEUES;
 	}
 
 	private void act() {
