@@ -20,7 +20,8 @@ db="workgraph_plan_$$"
 work=$(mktemp -d)
 trap 'dropdb --if-exists "$db" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
-java25=${JAVA25_HOME:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
+source bench/lib.sh
+java25=${JAVA25_HOME:-$(jdk25_home)}
 jar=$(ls service/target/work-graph-service-*.jar 2>/dev/null | head -n 1 || true)
 if [[ -z "$jar" ]]; then
 	./mvnw -B -q -DskipTests -pl service -am package
@@ -33,9 +34,7 @@ statement=CLAIM_NEXT_READY
 	dev.workgraph.lease.Claims "$statement" > "$work/claim.sql"
 
 createdb "$db"
-for migration in service/src/main/resources/db/migration/V*.sql; do
-	psql -q -X -v ON_ERROR_STOP=1 -d "$db" -f "$migration"
-done
+apply_migrations "$db"
 
 psql -q -X -v ON_ERROR_STOP=1 -d "$db" <<SQL
 set synchronous_commit = off;

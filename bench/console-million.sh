@@ -18,11 +18,9 @@ PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -U postgres)
 WG=http://127.0.0.1:$PORT
 H='Content-Type: application/json'
 
-java_home=${JAVA_HOME:-}
-if [[ -z "$java_home" ]] || ! "$java_home/bin/java" -version 2>&1 | grep -q 'version "25'; then
-	java_home=$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -1)
-fi
-[[ -x "$java_home/bin/java" ]] || { echo "no JDK 25 found (set JAVA_HOME)" >&2; exit 1; }
+source bench/lib.sh
+java_home=$(jdk25_home)
+[[ -n "$java_home" ]] || { echo "no JDK 25 found (set JAVA_HOME)" >&2; exit 1; }
 jar=$(ls service/target/work-graph-service-*.jar 2>/dev/null | grep -v plain | head -1 || true)
 if [[ -z "$jar" ]]; then
 	./mvnw -q -B -pl service -am package -DskipTests -Djacoco.skip=true

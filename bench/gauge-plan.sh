@@ -24,7 +24,8 @@ db="workgraph_gauges_$$"
 work=$(mktemp -d)
 trap 'dropdb --if-exists "$db" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
-java25=${JAVA25_HOME:-$(ls -d /usr/lib/jvm/*25* 2>/dev/null | head -n 1)}
+source bench/lib.sh
+java25=${JAVA25_HOME:-$(jdk25_home)}
 classes=service/target/classes
 if [[ ! -f "$classes/dev/workgraph/metrics/GaugeSamples.class" ]]; then
 	./mvnw -B -q -DskipTests -pl service -am compile
@@ -35,9 +36,7 @@ jdbc=$(ls "${M2:-$HOME/.m2/repository}"/org/springframework/spring-jdbc/*/spring
 	dev.workgraph.metrics.GaugeSamples SAMPLE > "$work/sample.sql"
 
 createdb "$db"
-for migration in service/src/main/resources/db/migration/V*.sql; do
-	psql -q -X -v ON_ERROR_STOP=1 -d "$db" -f "$migration"
-done
+apply_migrations "$db"
 
 psql -q -X -v ON_ERROR_STOP=1 -d "$db" <<SQL
 set synchronous_commit = off;

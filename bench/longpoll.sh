@@ -8,18 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-java_home=""
-if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]] \
-	&& "$JAVA_HOME/bin/java" -version 2>&1 | grep -q 'version "25'; then
-	java_home=$JAVA_HOME
-else
-	for candidate in /usr/lib/jvm/*25*; do
-		if [[ -x "$candidate/bin/java" ]]; then
-			java_home=$candidate
-			break
-		fi
-	done
-fi
+source bench/lib.sh
+java_home=$(jdk25_home)
 [[ -n "$java_home" ]] || { echo "longpoll: no JDK 25 found (set JAVA_HOME to one)" >&2; exit 1; }
 pg_isready -q -h 127.0.0.1 -p 5432 -t 5 || { echo "longpoll: no PostgreSQL answers on 127.0.0.1:5432" >&2; exit 1; }
 

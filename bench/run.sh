@@ -26,18 +26,8 @@ for arg in "$@"; do
 	esac
 done
 
-java_home=""
-if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]] \
-	&& "$JAVA_HOME/bin/java" -version 2>&1 | grep -q 'version "25'; then
-	java_home=$JAVA_HOME
-else
-	for candidate in /usr/lib/jvm/*25*; do
-		if [[ -x "$candidate/bin/java" ]]; then
-			java_home=$candidate
-			break
-		fi
-	done
-fi
+source bench/lib.sh
+java_home=$(jdk25_home)
 if [[ -z "$java_home" ]]; then
 	echo "bench: no JDK 25 found (set JAVA_HOME to one)" >&2
 	exit 1

@@ -19,7 +19,8 @@ PORT_ON=${PORT_ON:-18101}
 PORT_OFF=${PORT_OFF:-18102}
 SUPPLY=${SUPPLY:-60000}
 JAR=${JAR:-$(ls service/target/work-graph-service-*.jar | head -1)}
-JAVA=${JAVA:-$(ls -d /usr/lib/jvm/*25*/bin/java 2>/dev/null | head -1)}
+source bench/lib.sh
+JAVA=${JAVA:-$(jdk25_home)/bin/java}
 RUN=$(mktemp -d)
 DB_ON=wgsecab_on_$$
 DB_OFF=wgsecab_off_$$
