@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 
 import dev.workgraph.WorkGraphApplication;
 import dev.workgraph.testing.Api;
@@ -60,27 +61,8 @@ class CoalescedClaimFailureTests extends LeaseTestSupport {
 			createItem("item " + i);
 		}
 		Api api = new Api(((WebServerApplicationContext) impatient).getWebServer().getPort());
-		ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-		List<Api.Response> answers = new ArrayList<>();
-		try (Connection holder = DriverManager.getConnection(TestDatabase.coordinates().jdbcUrl(),
-				TestDatabase.coordinates().username(), TestDatabase.coordinates().password())) {
-			holder.setAutoCommit(false);
-			try (Statement statement = holder.createStatement()) {
-				statement.execute("lock table leases in share mode");
-			}
-			List<Future<Api.Response>> claims = new ArrayList<>();
-			for (int i = 0; i < 24; i++) {
-				int worker = i;
-				claims.add(threads.submit(() -> api.post("/claims", Map.of("workerId", "worker-" + worker))));
-			}
-			for (Future<Api.Response> claim : claims) {
-				answers.add(claim.get(30, TimeUnit.SECONDS));
-			}
-			holder.rollback();
-		}
-		finally {
-			threads.shutdownNow();
-		}
+		List<Api.Response> answers = answersWhileLocked("leases", 24,
+				(i) -> api.post("/claims", Map.of("workerId", "worker-" + i)));
 		assertThat(answers).allSatisfy((answer) -> assertProblem(answer, 503, "service_unavailable"));
 		assertThat(count("select count(*) from leases")).isZero();
 		assertThat(count("select count(*) from ready_items")).isEqualTo(5);
@@ -105,27 +87,9 @@ class CoalescedClaimFailureTests extends LeaseTestSupport {
 			claims.add(claim("worker-" + i));
 		}
 		Api api = new Api(((WebServerApplicationContext) impatient).getWebServer().getPort());
-		ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
-		List<Api.Response> answers = new ArrayList<>();
-		try (Connection holder = DriverManager.getConnection(TestDatabase.coordinates().jdbcUrl(),
-				TestDatabase.coordinates().username(), TestDatabase.coordinates().password())) {
-			holder.setAutoCommit(false);
-			try (Statement statement = holder.createStatement()) {
-				statement.execute("lock table lease_history in share mode");
-			}
-			List<Future<Api.Response>> completions = new ArrayList<>();
-			for (tools.jackson.databind.JsonNode claim : claims) {
-				completions.add(threads.submit(() -> api.post("/leases/" + leaseId(claim) + "/complete",
-						Map.of("epoch", epoch(claim), "result", Map.of("ok", true)))));
-			}
-			for (Future<Api.Response> completion : completions) {
-				answers.add(completion.get(30, TimeUnit.SECONDS));
-			}
-			holder.rollback();
-		}
-		finally {
-			threads.shutdownNow();
-		}
+		List<Api.Response> answers = answersWhileLocked("lease_history", claims.size(),
+				(i) -> api.post("/leases/" + leaseId(claims.get(i)) + "/complete",
+						Map.of("epoch", epoch(claims.get(i)), "result", Map.of("ok", true))));
 		assertThat(answers).allSatisfy((answer) -> assertProblem(answer, 503, "service_unavailable"));
 		assertThat(count("select count(*) from lease_history")).isZero();
 		assertThat(count("select count(*) from leases")).isEqualTo(16);
@@ -141,6 +105,37 @@ class CoalescedClaimFailureTests extends LeaseTestSupport {
 			}
 		}
 		assertThat(count("select count(*) from work_items where status = 'completed'")).isEqualTo(15);
+	}
+
+	/**
+	 * Sends {@code count} requests at once while another session holds {@code table} in
+	 * share mode (so every write waits behind it until the impatient instance's statement
+	 * timeout), and answers them in order once all are in; then the lock is let go.
+	 */
+	private static List<Api.Response> answersWhileLocked(String table, int count, IntFunction<Api.Response> request)
+			throws Exception {
+		ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+		try (Connection holder = DriverManager.getConnection(TestDatabase.coordinates().jdbcUrl(),
+				TestDatabase.coordinates().username(), TestDatabase.coordinates().password())) {
+			holder.setAutoCommit(false);
+			try (Statement statement = holder.createStatement()) {
+				statement.execute("lock table " + table + " in share mode");
+			}
+			List<Future<Api.Response>> sent = new ArrayList<>();
+			for (int i = 0; i < count; i++) {
+				int index = i;
+				sent.add(threads.submit(() -> request.apply(index)));
+			}
+			List<Api.Response> answers = new ArrayList<>();
+			for (Future<Api.Response> answer : sent) {
+				answers.add(answer.get(30, TimeUnit.SECONDS));
+			}
+			holder.rollback();
+			return answers;
+		}
+		finally {
+			threads.shutdownNow();
+		}
 	}
 
 }

@@ -47,11 +47,7 @@ class GroupCommitTests extends LeaseTestSupport {
 	void completionsQueuedTogetherAreOneTransactionAndAStaleOneGetsItsOwn409() throws Exception {
 		int alone = this.coalescing.maxInFlight();
 		int queued = 20;
-		List<JsonNode> claims = new ArrayList<>();
-		for (int i = 0; i < alone + queued; i++) {
-			createItem("item " + i);
-			claims.add(claim("worker-" + i));
-		}
+		List<JsonNode> claims = claimedItems(alone + queued);
 		// Every fourth queued request presents a wrong epoch, one a lease that ended.
 		JsonNode ended = claims.get(alone + 1);
 		assertOk(release(ended));
@@ -92,11 +88,7 @@ class GroupCommitTests extends LeaseTestSupport {
 	void releasesQueuedTogetherAreOneTransactionAndAStaleOneGetsItsOwn409() throws Exception {
 		int alone = this.coalescing.maxInFlight();
 		int queued = 12;
-		List<JsonNode> claims = new ArrayList<>();
-		for (int i = 0; i < alone + queued; i++) {
-			createItem("item " + i);
-			claims.add(claim("worker-" + i));
-		}
+		List<JsonNode> claims = claimedItems(alone + queued);
 		UUID blocker = createItem("blocker added during the lease");
 		JsonNode blocked = claims.get(alone + 2);
 		assertThat(this.api.post("/items/" + itemId(blocked) + "/dependencies", Map.of("dependsOn", blocker)).status())
@@ -125,11 +117,7 @@ class GroupCommitTests extends LeaseTestSupport {
 	void renewalsQueuedTogetherAreOneTransactionAndAStaleOneGetsItsOwn409() throws Exception {
 		int alone = this.coalescing.maxInFlight();
 		int queued = 12;
-		List<JsonNode> claims = new ArrayList<>();
-		for (int i = 0; i < alone + queued; i++) {
-			createItem("item " + i);
-			claims.add(claim("worker-" + i));
-		}
+		List<JsonNode> claims = claimedItems(alone + queued);
 		UUID expired = leaseId(claims.get(alone + 3));
 		expireLease(expired);
 		List<Api.Response> answers = queuedBehindLock(this.coalescing.maxInFlight(), "leases", alone + queued,
@@ -418,6 +406,16 @@ class GroupCommitTests extends LeaseTestSupport {
 		assertThat(problem.path("type").asString()).isNotBlank();
 		assertThat(problem.path("title").asString()).isNotBlank();
 		assertThat(problem.path("detail").asString()).isNotBlank();
+	}
+
+	/** Creates {@code count} items, each claimed by a worker of its own, in order. */
+	private List<JsonNode> claimedItems(int count) {
+		List<JsonNode> claims = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			createItem("item " + i);
+			claims.add(claim("worker-" + i));
+		}
+		return claims;
 	}
 
 }
