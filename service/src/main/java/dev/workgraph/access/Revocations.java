@@ -2,7 +2,6 @@ package dev.workgraph.access;
 
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,8 +44,11 @@ public class Revocations {
 
 	private final Transactions transactions;
 
-	/** Revocations waiting for confirmations, by token. */
-	private final Map<UUID, Pending> pending = new ConcurrentHashMap<>();
+	/**
+	 * Revocations waiting for confirmations (a handful at most; two revocations of the
+	 * same token each wait for their own).
+	 */
+	private final Set<Pending> pending = ConcurrentHashMap.newKeySet();
 
 	Revocations(Tokens tokens, Transactions transactions) {
 		this.tokens = tokens;
@@ -60,9 +62,12 @@ public class Revocations {
 			return;
 		}
 		try {
-			Pending waiting = this.pending.get(UUID.fromString(payload.substring(colon + 1)));
-			if (waiting != null) {
-				waiting.confirmed(Integer.parseInt(payload.substring(0, colon)));
+			UUID tokenId = UUID.fromString(payload.substring(colon + 1));
+			int pid = Integer.parseInt(payload.substring(0, colon));
+			for (Pending waiting : this.pending) {
+				if (waiting.tokenId.equals(tokenId)) {
+					waiting.confirmed(pid);
+				}
 			}
 		}
 		catch (IllegalArgumentException ex) {
@@ -75,8 +80,8 @@ public class Revocations {
 	 * every instance that may remember the token has forgotten it.
 	 */
 	void announceAndAwait(UUID tokenId) {
-		Pending waiting = new Pending();
-		this.pending.put(tokenId, waiting);
+		Pending waiting = new Pending(tokenId);
+		this.pending.add(waiting);
 		try {
 			Set<Integer> listeners = this.transactions.inTransaction(() -> this.tokens.announceRevocation(tokenId));
 			waiting.expect(listeners);
@@ -105,16 +110,22 @@ public class Revocations {
 			}
 		}
 		finally {
-			this.pending.remove(tokenId, waiting);
+			this.pending.remove(waiting);
 		}
 	}
 
 	/** The confirmations one revocation waits for. */
 	private static final class Pending {
 
+		private final UUID tokenId;
+
 		private final Set<Integer> confirmed = new HashSet<>();
 
 		private Set<Integer> expected;
+
+		Pending(UUID tokenId) {
+			this.tokenId = tokenId;
+		}
 
 		synchronized void confirmed(int pid) {
 			this.confirmed.add(pid);

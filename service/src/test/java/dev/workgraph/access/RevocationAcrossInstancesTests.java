@@ -209,6 +209,23 @@ class RevocationAcrossInstancesTests extends HostileTest {
 		assertThat(as(second.api(), token).get("/items").status()).isEqualTo(401);
 	}
 
+	@Test
+	void twoRevocationsOfOneTokenAtOnceEachHearTheirConfirmations() {
+		for (int round = 0; round < 5; round++) {
+			Issued token = issue(bootstrapAdmin(), "revoked-twice-" + round, "operator", null);
+			seenWorkingOnBoth(token);
+			List<Long> millis = Concurrently.run(2, (i) -> {
+				long start = System.nanoTime();
+				Api.Response revoked = bootstrapAdmin().delete("/tokens/" + token.id());
+				assertThat(revoked.status()).as(revoked.toString()).isEqualTo(204);
+				return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+			});
+			// Neither waited for the 5 s deadline that only a silent instance reaches.
+			assertThat(millis).as("round %d", round).allSatisfy((m) -> assertThat(m).isLessThan(4_000L));
+			assertThat(as(second.api(), token).get("/items").status()).isEqualTo(401);
+		}
+	}
+
 	/** Used on both instances, repeatedly, so that both remember it. */
 	private void seenWorkingOnBoth(Issued token) {
 		for (int i = 0; i < 5; i++) {
