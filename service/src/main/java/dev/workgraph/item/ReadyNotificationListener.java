@@ -43,9 +43,6 @@ class ReadyNotificationListener implements SmartLifecycle {
 
 	static final String CHANNEL = "work_graph_ready";
 
-	/** How the listening session shows in {@code pg_stat_activity}. */
-	static final String APPLICATION_NAME = ListenerSessions.APPLICATION_NAME;
-
 	static final String CONFIRM_FORGOTTEN = "select pg_notify('" + Revocations.FORGOTTEN_CHANNEL + "', ?)";
 
 	private static final Logger log = LoggerFactory.getLogger(ReadyNotificationListener.class);
@@ -202,7 +199,7 @@ class ReadyNotificationListener implements SmartLifecycle {
 		if (password != null) {
 			settings.setProperty("password", password);
 		}
-		settings.setProperty("ApplicationName", APPLICATION_NAME);
+		settings.setProperty("ApplicationName", ListenerSessions.APPLICATION_NAME);
 		settings.setProperty("tcpKeepAlive", "true");
 		settings.setProperty("connectTimeout", "5");
 		return DriverManager.getConnection(orDatasource(this.properties.url(), this.datasource.getJdbcUrl()), settings);
