@@ -77,9 +77,6 @@ class AccessRules {
 			// sends its token as a bearer header from JavaScript).
 			.requestMatchers(HttpMethod.GET, "/actuator/health", "/actuator/health/**")
 			.permitAll()
-			// Load balancers often probe with HEAD.
-			.requestMatchers(HttpMethod.HEAD, "/actuator/health", "/actuator/health/**")
-			.permitAll()
 			.requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
 			.permitAll()
 			.requestMatchers(HttpMethod.GET, "/console", "/console/**")
