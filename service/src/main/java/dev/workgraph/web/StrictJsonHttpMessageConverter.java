@@ -1,6 +1,7 @@
 package dev.workgraph.web;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.nio.charset.Charset;
@@ -8,6 +9,7 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
 
 import dev.workgraph.problem.ProblemCode;
@@ -53,7 +55,7 @@ class StrictJsonHttpMessageConverter extends JacksonJsonHttpMessageConverter {
 	@Override
 	public Object read(ResolvableType type, HttpInputMessage input, Map<String, Object> hints)
 			throws IOException, HttpMessageNotReadableException {
-		byte[] body = input.getBody().readAllBytes();
+		byte[] body = body(input);
 		Charset charset = declaredCharset(input.getHeaders());
 		if (charset.equals(StandardCharsets.UTF_8) && !isStrictUtf8(body)) {
 			throw new RequestRejected(ProblemCode.MALFORMED_REQUEST, "The request body is not valid UTF-8");
@@ -80,17 +82,46 @@ class StrictJsonHttpMessageConverter extends JacksonJsonHttpMessageConverter {
 	}
 
 	/**
+	 * The body in one array of its declared length when it has one (the size filter has
+	 * already refused one over the cap): reading to the end instead allocates and copies
+	 * buffers several times the size of a typical request.
+	 */
+	private static byte[] body(HttpInputMessage input) throws IOException {
+		long declared = input.getHeaders().getContentLength();
+		InputStream in = input.getBody();
+		if (declared < 0 || declared > Integer.MAX_VALUE) {
+			return in.readAllBytes();
+		}
+		byte[] body = in.readNBytes((int) declared);
+		// HTTP/1.1 framing ends the body at the declared length; anything else is read
+		// as it is, so that the document is judged whole.
+		int next = in.read();
+		if (next < 0) {
+			return body;
+		}
+		byte[] rest = in.readAllBytes();
+		byte[] whole = Arrays.copyOf(body, body.length + 1 + rest.length);
+		whole[body.length] = (byte) next;
+		System.arraycopy(rest, 0, whole, body.length + 1, rest.length);
+		return whole;
+	}
+
+	/**
 	 * Jackson's UTF-8 decoder accepts overlong forms ({@code C0 AF} reads as '/'), so a
 	 * body could smuggle characters past any check done on its bytes; the JDK decoder
 	 * refuses them, and encoded surrogates, as RFC 3629 requires. Decoded a buffer at a
 	 * time: only the verdict is needed, not the text.
 	 */
 	static boolean isStrictUtf8(byte[] body) {
+		if (isAscii(body)) {
+			// ASCII is UTF-8, and nearly every request is ASCII: no decoder needed.
+			return true;
+		}
 		CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
 			.onMalformedInput(CodingErrorAction.REPORT)
 			.onUnmappableCharacter(CodingErrorAction.REPORT);
 		ByteBuffer in = ByteBuffer.wrap(body);
-		CharBuffer out = CharBuffer.allocate(8192);
+		CharBuffer out = CharBuffer.allocate(Math.min(8192, Math.max(16, body.length)));
 		while (true) {
 			CoderResult result = decoder.decode(in, out, true);
 			if (result.isError()) {
@@ -101,6 +132,15 @@ class StrictJsonHttpMessageConverter extends JacksonJsonHttpMessageConverter {
 			}
 			out.clear();
 		}
+	}
+
+	private static boolean isAscii(byte[] body) {
+		for (byte b : body) {
+			if (b < 0) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/**
