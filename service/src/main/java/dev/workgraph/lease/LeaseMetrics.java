@@ -1,6 +1,9 @@
 package dev.workgraph.lease;
 
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.workgraph.metrics.AfterCommit;
 import dev.workgraph.metrics.QueueTags;
@@ -31,22 +34,35 @@ public class LeaseMetrics {
 
 	private final QueueTags queueTags;
 
+	/*
+	 * The counters, looked up once: registering on every claim and ending builds a meter
+	 * id and searches the registry, a measurable share of a request's CPU. Queue tags are
+	 * bounded by QueueTags, so these maps are too.
+	 */
+	private final Map<String, Counter> granted = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> empty = new ConcurrentHashMap<>();
+
+	private final Map<LeaseOutcome, Counter> endings = new EnumMap<>(LeaseOutcome.class);
+
+	private final Map<ProblemCode, Counter> rejections = new ConcurrentHashMap<>();
+
 	LeaseMetrics(MeterRegistry registry, QueueTags queueTags) {
 		this.registry = registry;
 		this.queueTags = queueTags;
 		for (LeaseOutcome outcome : LeaseOutcome.values()) {
-			endings(outcome);
+			this.endings.put(outcome, endings(outcome));
 		}
 		for (ProblemCode code : List.of(ProblemCode.LEASE_EXPIRED, ProblemCode.LEASE_ENDED,
 				ProblemCode.EPOCH_MISMATCH)) {
-			rejections(code);
+			this.rejections.put(code, rejections(code));
 		}
-		claims(QueueTags.ANY, "empty");
+		this.empty.put(QueueTags.ANY, claims(QueueTags.ANY, "empty"));
 	}
 
 	/** A claim was granted an item of this queue. */
 	void claimGranted(String queue) {
-		claims(this.queueTags.of(queue), "granted").increment();
+		this.granted.computeIfAbsent(this.queueTags.of(queue), (tag) -> claims(tag, "granted")).increment();
 	}
 
 	/**
@@ -55,13 +71,14 @@ public class LeaseMetrics {
 	 */
 	void claimEmpty(List<String> queues) {
 		String tag = (queues != null && queues.size() == 1) ? this.queueTags.of(queues.getFirst()) : QueueTags.ANY;
-		claims(tag, "empty").increment();
+		this.empty.computeIfAbsent(tag, (t) -> claims(t, "empty")).increment();
 	}
 
 	/** Leases ended with this outcome, counted when the current transaction commits. */
 	public void ended(LeaseOutcome outcome, long count) {
 		if (count > 0) {
-			AfterCommit.run(() -> endings(outcome).increment(count));
+			Counter counter = this.endings.get(outcome);
+			AfterCommit.run(() -> counter.increment(count));
 		}
 	}
 
@@ -70,7 +87,7 @@ public class LeaseMetrics {
 	 * back.
 	 */
 	void rejected(ProblemCode code) {
-		rejections(code).increment();
+		this.rejections.computeIfAbsent(code, this::rejections).increment();
 	}
 
 	private Counter claims(String queueTag, String outcome) {
