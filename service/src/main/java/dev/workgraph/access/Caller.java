@@ -7,7 +7,6 @@ import java.util.UUID;
 
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.GrantedAuthority;
-import org.springframework.security.core.authority.SimpleGrantedAuthority;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.oauth2.core.OAuth2AuthenticatedPrincipal;
 
@@ -64,7 +63,7 @@ public record Caller(UUID tokenId, String name, Role role, String workerId) impl
 
 	@Override
 	public List<GrantedAuthority> getAuthorities() {
-		return List.of(new SimpleGrantedAuthority(this.role.authority()));
+		return this.role.authorities();
 	}
 
 	@Override
