@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Two builds (or two settings) of the service side by side: wrk's closed loop against two service
+# processes, each on its own database, in alternating rounds so that a busy machine's drift hits
+# both sides alike. Access control is on for both (a worker token per connection). Prints items/s
+# and the service's CPU per item for every round, then the medians and the ratio B/A.
+#
+#   JAR_B=/tmp/new.jar bench/ab.sh                       # the packaged jar (A) against another (B)
+#   JAVA_OPTS_B="-Xms256m" ROUNDS=6 bench/ab.sh           # one jar, two JVM settings
+#   ARGS_B="--workgraph.coalescing.group-commit=false" MODE=batch bench/ab.sh
+#
+# Settings: JAR_A, JAR_B (default: the packaged jar), JAVA_OPTS_A/B (default -Xmx256m), ARGS_A/B
+# (service arguments), MODE (lifecycle, renew or batch; see bench/wrk/workgraph.lua), ROUNDS
+# (default 4), RUN_SECONDS (15), WARM_SECONDS (60: C2 is still compiling after 30 s on two cores),
+# CONNECTIONS (32). Needs what bench/run.sh needs. The databases are dropped and the services
+# stopped on exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+ROUNDS=${ROUNDS:-4}
+RUN_SECONDS=${RUN_SECONDS:-15}
+WARM_SECONDS=${WARM_SECONDS:-60}
+CONNECTIONS=${CONNECTIONS:-32}
+MODE=${MODE:-lifecycle}
+# Items made ready before each run: enough for 1,500 items/s; every run starts from the same state.
+SUPPLY_PER_SECOND=${SUPPLY_PER_SECOND:-1500}
+DEFAULT_JAR=$(ls service/target/work-graph-service-*.jar | head -1)
+JAR_A=${JAR_A:-$DEFAULT_JAR}
+JAR_B=${JAR_B:-$DEFAULT_JAR}
+JAVA_OPTS_A=${JAVA_OPTS_A:--Xmx256m}
+JAVA_OPTS_B=${JAVA_OPTS_B:--Xmx256m}
+JAVA=${JAVA:-$(jdk25_home)/bin/java}
+PORT_A=${PORT_A:-18121}
+PORT_B=${PORT_B:-18122}
+RUN=$(mktemp -d)
+DB_A=wgab_a_$$
+DB_B=wgab_b_$$
+PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -U postgres)
+ADMIN=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')
+PIDS=()
+declare -A PID_OF
+
+cleanup() {
+	for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+	for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+	"${PSQL[@]}" -d postgres -c "drop database if exists $DB_A with (force)" \
+		-c "drop database if exists $DB_B with (force)" || true
+	rm -rf "$RUN"
+}
+trap cleanup EXIT
+
+start() { # side port database jar java-opts args
+	local side=$1 port=$2 db=$3 jar=$4 opts=$5 args=$6
+	"${PSQL[@]}" -d postgres -c "create database $db"
+	# shellcheck disable=SC2086 # options and arguments are word lists
+	"$JAVA" $opts -jar "$jar" --server.port="$port" --spring.datasource.url="jdbc:postgresql://127.0.0.1:5432/$db" \
+		--spring.datasource.username=postgres --spring.datasource.password= --spring.main.banner-mode=off \
+		--workgraph.security.bootstrap-admin-token="$ADMIN" $args > "$RUN/service-$side.log" 2>&1 &
+	PIDS+=($!)
+	PID_OF[$side]=$!
+	for _ in $(seq 1 120); do
+		curl -sf "http://127.0.0.1:$port/actuator/health" > /dev/null && break
+		sleep 1
+	done
+	curl -sf "http://127.0.0.1:$port/actuator/health" > /dev/null || {
+		echo "service $side did not start; its log:" >&2
+		tail -30 "$RUN/service-$side.log" >&2
+		exit 1
+	}
+	: > "$RUN/workers-$side"
+	for i in $(seq 0 $((CONNECTIONS - 1))); do
+		local token
+		token=$(curl -sf -X POST "http://127.0.0.1:$port/tokens" -H 'Content-Type: application/json' \
+			-H "Authorization: Bearer $ADMIN" -d "{\"name\":\"ab wrk-$i\",\"role\":\"worker\",\"workerId\":\"wrk-$i\"}" |
+			sed -E 's/.*"token":"([^"]+)".*/\1/')
+		echo "wrk-$i $token" >> "$RUN/workers-$side"
+	done
+}
+
+supply() { # database seconds
+	"${PSQL[@]}" -d "$1" -c "
+		with made as (
+		    insert into work_items (id, title, queue, status, ready_since)
+		    select gen_random_uuid(), 'ab supply ' || i, 'ab', 'ready', now() from generate_series(1, $(($2 * SUPPLY_PER_SECOND))) i
+		    returning id, queue, priority, ready_since
+		)
+		insert into ready_items (item_id, queue, priority, ready_since) select id, queue, priority, ready_since from made;"
+}
+
+drain() { # database: what a run left ready is taken out of circulation
+	"${PSQL[@]}" -d "$1" -c "
+		with taken as (delete from ready_items where queue = 'ab' returning item_id)
+		update work_items w set status = 'cancelled', ready_since = null, closed_at = now()
+		from taken t where w.id = t.item_id;"
+	# Dead rows of the run vacuumed away, so that no run inherits another's bloat.
+	"${PSQL[@]}" -d "$1" -c "vacuum ready_items, leases, work_items"
+}
+
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+run() { # side port database seconds -> prints "items/s service-ms-per-item"
+	local side=$1 port=$2 db=$3 seconds=$4
+	supply "$db" "$seconds"
+	local before out after
+	before=$(cpu_ticks "${PID_OF[$side]}")
+	out=$(WG_MODE=$MODE WG_QUEUE=ab WG_WORKERS_FILE="$RUN/workers-$side" \
+		wrk -t "$CONNECTIONS" -c "$CONNECTIONS" -d "${seconds}s" -s bench/wrk/workgraph.lua "http://127.0.0.1:$port")
+	after=$(cpu_ticks "${PID_OF[$side]}")
+	drain "$db"
+	local result items errors us
+	result=$(echo "$out" | grep '^wg-result ' | sed 's/^wg-result //')
+	items=$(echo "$result" | sed -E 's/.*"items":([0-9]+).*/\1/')
+	errors=$(echo "$result" | sed -E 's/.*"errors":([0-9]+).*/\1/')
+	us=$(echo "$result" | sed -E 's/.*"durationUs":([0-9]+).*/\1/')
+	awk -v i="$items" -v us="$us" -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v side="$side" -v e="$errors" \
+		'BEGIN { printf "%.0f %.3f\n", i / (us / 1e6), (i > 0) ? t * 1000 / hz / i : 0;
+		         printf "%s items/s=%.0f service_ms_per_item=%.3f errors=%d\n", side, i / (us / 1e6), (i > 0) ? t * 1000 / hz / i : 0, e > "/dev/stderr" }'
+}
+
+start A "$PORT_A" "$DB_A" "$JAR_A" "$JAVA_OPTS_A" "${ARGS_A:-}"
+start B "$PORT_B" "$DB_B" "$JAR_B" "$JAVA_OPTS_B" "${ARGS_B:-}"
+
+echo "ab: load $(cut -d' ' -f1-3 /proc/loadavg); warm-up ($WARM_SECONDS s each)" >&2
+run A "$PORT_A" "$DB_A" "$WARM_SECONDS" > /dev/null
+run B "$PORT_B" "$DB_B" "$WARM_SECONDS" > /dev/null
+
+A_RATE=() B_RATE=() A_CPU=() B_CPU=()
+for round in $(seq 1 "$ROUNDS"); do
+	for side in $( ((round % 2)) && echo "A B" || echo "B A"); do
+		if [[ $side == A ]]; then
+			read -r rate cpu < <(run A "$PORT_A" "$DB_A" "$RUN_SECONDS")
+			A_RATE+=("$rate") A_CPU+=("$cpu")
+		else
+			read -r rate cpu < <(run B "$PORT_B" "$DB_B" "$RUN_SECONDS")
+			B_RATE+=("$rate") B_CPU+=("$cpu")
+		fi
+	done
+done
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+MA=$(median "${A_RATE[@]}") MB=$(median "${B_RATE[@]}")
+CA=$(median "${A_CPU[@]}") CB=$(median "${B_CPU[@]}")
+echo "ab: mode=$MODE A=[${A_RATE[*]}] B=[${B_RATE[*]}] median_a=$MA median_b=$MB ratio=$(awk -v a="$MA" -v b="$MB" 'BEGIN { printf "%.3f", b / a }') service_ms_per_item a=$CA b=$CB"
