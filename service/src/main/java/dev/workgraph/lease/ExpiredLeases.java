@@ -1,6 +1,8 @@
 package dev.workgraph.lease;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import dev.workgraph.model.Rows;
 
@@ -51,6 +53,15 @@ class ExpiredLeases {
 	 */
 	static final String PLAN_FOR_THE_TABLES_AS_THEY_ARE = "set local plan_cache_mode = force_custom_plan";
 
+	/**
+	 * Milliseconds from now until the earliest active lease expires, both by PostgreSQL's
+	 * clock (so the service's clock does not matter); null when no lease is active. The
+	 * minimum of {@code leases_expires_at_idx}: one index probe.
+	 */
+	static final String UNTIL_NEXT_EXPIRY = """
+			select ceil(extract(epoch from min(expires_at) - clock_timestamp()) * 1000)::bigint from leases
+			""";
+
 	private final JdbcClient jdbc;
 
 	ExpiredLeases(JdbcClient jdbc) {
@@ -61,6 +72,10 @@ class ExpiredLeases {
 	 * Records up to {@code batchSize} expiries. Run it in a transaction: every statement
 	 * after it in that transaction (the readiness of the items) is planned afresh too.
 	 */
+	Optional<Duration> untilNextExpiry() {
+		return this.jdbc.sql(UNTIL_NEXT_EXPIRY).query(Long.class).optional().map(Duration::ofMillis);
+	}
+
 	List<ExpiredLease> reapExpired(int batchSize) {
 		this.jdbc.sql(PLAN_FOR_THE_TABLES_AS_THEY_ARE).update();
 		return this.jdbc.sql(REAP_EXPIRED)

@@ -1,5 +1,6 @@
 package dev.workgraph.lease;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,6 +20,12 @@ import org.springframework.stereotype.Component;
  * {@code leased} and cannot be claimed, so there is never a moment when the old holder's
  * lease is dead and its epoch not yet superseded but the item is granted anew; the next
  * claim increments the epoch, fencing the former holder.
+ *
+ * <p>
+ * Passes run at most {@code reaper-interval} apart, and sooner when a lease expires
+ * sooner: after each pass the reaper looks up the earliest expiry and wakes just after
+ * it, so a burst of expiries is recorded from its first millisecond instead of up to an
+ * interval later.
  *
  * <p>
  * When the service shuts down, a pass in progress finishes the batch in hand (one
@@ -43,6 +50,19 @@ public class LeaseReaper implements SmartLifecycle {
 
 	private final LeaseMetrics metrics;
 
+	/**
+	 * When something has expired but could not be recorded (its item is locked by a
+	 * worker's write in flight), the next look is this much later rather than at once.
+	 */
+	static final Duration LOCKED_EXPIRY_RETRY = Duration.ofMillis(100);
+
+	/** Past the expiry by PostgreSQL's clock, so that the pass's now() is past it too. */
+	private static final Duration AFTER_EXPIRY = Duration.ofMillis(2);
+
+	private final Duration interval;
+
+	private volatile Duration nextPassIn;
+
 	private volatile boolean running;
 
 	LeaseReaper(Transactions transactions, ExpiredLeases expiredLeases, Readiness readiness,
@@ -53,6 +73,8 @@ public class LeaseReaper implements SmartLifecycle {
 		this.listeners = listeners;
 		this.batchSize = properties.reaperBatchSize();
 		this.metrics = metrics;
+		this.interval = properties.reaperInterval();
+		this.nextPassIn = this.interval;
 	}
 
 	/**
@@ -106,15 +128,38 @@ public class LeaseReaper implements SmartLifecycle {
 	 * again.
 	 */
 	void runScheduledPass() {
+		if (!this.running) {
+			return;
+		}
+		Duration next = this.interval;
 		try {
 			int recorded = reapExpired();
 			if (recorded > 0) {
 				log.debug("Recorded {} expired leases", recorded);
 			}
+			next = this.expiredLeases.untilNextExpiry().map(this::nextPassIn).orElse(this.interval);
 		}
 		catch (RuntimeException ex) {
 			log.warn("Lease reaper pass failed, retrying next interval: {}", ex.getMessage());
 		}
+		this.nextPassIn = next;
+	}
+
+	/** How long after the end of the last pass the next one runs. */
+	Duration nextPassIn() {
+		return this.nextPassIn;
+	}
+
+	/** Just after the next expiry, but never later than the interval. */
+	Duration nextPassIn(Duration untilNextExpiry) {
+		if (untilNextExpiry.isNegative() || untilNextExpiry.isZero()) {
+			return min(LOCKED_EXPIRY_RETRY, this.interval);
+		}
+		return min(untilNextExpiry.plus(AFTER_EXPIRY), this.interval);
+	}
+
+	private static Duration min(Duration a, Duration b) {
+		return (a.compareTo(b) <= 0) ? a : b;
 	}
 
 }
