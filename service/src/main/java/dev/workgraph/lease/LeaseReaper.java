@@ -133,11 +133,13 @@ public class LeaseReaper implements SmartLifecycle {
 		}
 		Duration next = this.interval;
 		try {
+			long started = System.nanoTime();
 			int recorded = reapExpired();
-			if (recorded > 0) {
-				log.debug("Recorded {} expired leases", recorded);
-			}
 			next = this.expiredLeases.untilNextExpiry().map(this::nextPassIn).orElse(this.interval);
+			if (recorded > 0 || log.isTraceEnabled()) {
+				log.debug("Recorded {} expired leases in {} ms; next pass in {} ms", recorded,
+						(System.nanoTime() - started) / 1_000_000, next.toMillis());
+			}
 		}
 		catch (RuntimeException ex) {
 			log.warn("Lease reaper pass failed, retrying next interval: {}", ex.getMessage());
