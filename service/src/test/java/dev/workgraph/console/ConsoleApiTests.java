@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The JSON API the console's pages call beyond the item and inbox endpoints: queue
@@ -111,6 +112,45 @@ class ConsoleApiTests extends LeaseTestSupport {
 		}
 		while (cursor != null);
 		assertThat(seen).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(matching);
+	}
+
+	/**
+	 * The search index lives in a table of its own (titles never change), filled by a
+	 * trigger on every insert: items made by the API, by a decomposition and by bulk SQL
+	 * are all found, and nothing the lifecycle does touches it.
+	 */
+	@Test
+	void titleSearchFindsItemsHoweverTheyWereCreated() {
+		UUID byApi = createItem("sprocket made by the API");
+		JsonNode claim = claim("planner");
+		assertCreated(decompose(claim, List.of(child("a", "title", "sprocket made by a decomposition"))));
+		UUID bySql = this.jdbc.sql("""
+				insert into work_items (id, title, status, closed_at)
+				values (gen_random_uuid(), 'sprocket made by SQL', 'cancelled', now())
+				returning id
+				""").query(UUID.class).single();
+		List<UUID> found = search("sprocket");
+		assertThat(found).hasSize(3).contains(byApi, bySql);
+		assertThat(this.jdbc.sql("select count(*) from work_item_titles").query(Long.class).single())
+			.isEqualTo(this.jdbc.sql("select count(*) from work_items").query(Long.class).single());
+	}
+
+	@Test
+	void aTitleCannotBeRewrittenUnderTheSearchIndex() {
+		UUID id = createItem("the first title");
+		assertThatThrownBy(
+				() -> this.jdbc.sql("update work_items set title = 'another' where id = :id").param("id", id).update())
+			.hasMessageContaining("work_items.title is immutable");
+		assertThat(search("first title")).containsExactly(id);
+	}
+
+	/** Every claim, completion and expiry rewrites the item row in all of its indexes. */
+	@Test
+	void noTitleIndexOnTheRowsTheLifecycleRewrites() {
+		assertThat(this.jdbc
+			.sql("select count(*) from pg_indexes where tablename = 'work_items' and indexdef ilike '%gin%'")
+			.query(Long.class)
+			.single()).isZero();
 	}
 
 	@Test
