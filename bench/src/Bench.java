@@ -768,6 +768,15 @@ public class Bench {
 	 * Each repetition also records what could make it slow: a checkpoint during it, the WAL
 	 * it wrote, dead rows in the tables the reaper reads.
 	 */
+	/**
+	 * Autovacuum and autoanalyze runs finished on the tables a burst of expiries churns:
+	 * the difference over a repetition says whether one ran beside it.
+	 */
+	static final String AUTOVACUUMS_OF_HOT_TABLES = """
+			select coalesce(sum(autovacuum_count + autoanalyze_count), 0) from pg_stat_user_tables
+			where relname in ('work_items', 'leases', 'lease_history', 'ready_items')
+			""";
+
 	Results.Reaper reaper() throws Exception {
 		int n = 10_000;
 		List<Double> seconds = new ArrayList<>();
@@ -775,6 +784,7 @@ public class Bench {
 		for (int rep = 0; rep < this.mode.reaperReps(); rep++) {
 			String queue = "bench-reaper-" + rep;
 			this.pg.vacuumHot();
+			long autoBefore = this.pg.count(AUTOVACUUMS_OF_HOT_TABLES);
 			double expiresAt = this.fixtures.leasedExpiringTogether(queue, n, 2);
 			String[] before = this.pg.sql("""
 					select (select checkpoints_timed + checkpoints_req from pg_stat_bgwriter)
@@ -792,10 +802,11 @@ public class Bench {
 					    || ' ' || (select n_dead_tup from pg_stat_user_tables where relname = 'leases')
 					    || ' ' || (select n_dead_tup from pg_stat_user_tables where relname = 'work_items')
 					""".formatted(before[1])).split(" ");
+			long autovacuums = this.pg.count(AUTOVACUUMS_OF_HOT_TABLES) - autoBefore;
 			seconds.add(at[1] - expiresAt);
 			runs.add(new Results.ReaperRun(round(at[1] - expiresAt, 3), round(at[0] - expiresAt, 3),
 					!after[0].equals(before[0]), Long.parseLong(after[1]), Long.parseLong(after[2]),
-					Long.parseLong(after[3]), cores));
+					Long.parseLong(after[3]), autovacuums, cores));
 			long recorded = this.fixtures.expiredInHistory(queue);
 			if (recorded != n) {
 				this.problems.add("reaper: " + recorded + " of " + n + " leases in lease_history as expired");

@@ -116,9 +116,10 @@ final class Report {
 			StringBuilder runs = new StringBuilder();
 			for (Results.ReaperRun r : run.reaper().runs()) {
 				runs.append(String.format(Locale.ROOT,
-						" [%.2f s, first recorded after %.2f s, checkpoint %s, WAL %.1f MB, cpu svc/pg/oth %s/%s/%s]",
+						" [%.2f s, first recorded after %.2f s, checkpoint %s, autovacuum/analyze %d, WAL %.1f MB,"
+								+ " cpu svc/pg/oth %s/%s/%s]",
 						r.secondsFromExpiry(), r.firstRecordedAfterSeconds(), r.checkpointDuring() ? "yes" : "no",
-						r.walBytes() / 1e6, Results.fmt(r.cpuCores().service()), Results.fmt(r.cpuCores().postgres()),
+						r.autovacuumsDuring(), r.walBytes() / 1e6, Results.fmt(r.cpuCores().service()), Results.fmt(r.cpuCores().postgres()),
 						Results.fmt(r.cpuCores().others())));
 			}
 			line.accept("reaper " + run.reaper().leases() + ": " + run.reaper().secondsFromExpiry().text()

@@ -127,7 +127,7 @@ final class Results {
 	 * service, PostgreSQL and everyone else from the expiry to the end.
 	 */
 	record ReaperRun(double secondsFromExpiry, double firstRecordedAfterSeconds, boolean checkpointDuring,
-			long walBytes, long deadLeaseRows, long deadWorkItemRows, Cpu.Cores cpuCores) {
+			long walBytes, long deadLeaseRows, long deadWorkItemRows, long autovacuumsDuring, Cpu.Cores cpuCores) {
 	}
 
 	record Reaper(int leases, Spread secondsFromExpiry, String reaperInterval, List<ReaperRun> runs) {
