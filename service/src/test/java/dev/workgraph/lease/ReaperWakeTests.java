@@ -88,19 +88,9 @@ class ReaperWakeTests extends LeaseTestSupport {
 			if (seconds != null) {
 				return Duration.ofMillis(Math.round(seconds * 1000));
 			}
-			sleep(10);
+			LeaseConcurrencyTests.sleep(10);
 		}
 		throw new AssertionError("Lease " + leaseId + " not recorded as expired within " + timeout);
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }
