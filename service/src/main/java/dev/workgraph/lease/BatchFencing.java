@@ -38,6 +38,14 @@ class BatchFencing {
 		.replace(":epoch", "x.epoch");
 
 	/**
+	 * Finds the requests' leases by primary key. Without it the planner joins the
+	 * requests to {@code leases} as its statistics suggest, and they usually describe a
+	 * nearly empty table (it holds only active leases and is analyzed between bursts):
+	 * then every active lease is read for every batch.
+	 */
+	private static final String LEASES_OF_REQUESTS = "l.id = any(:leaseIds::uuid[])";
+
+	/**
 	 * Locks the items of the requests' leases that are still active, in item id order so
 	 * that two batches sharing items wait for each other instead of deadlocking (the same
 	 * order {@code ADJUST_BLOCKERS} locks in); says for each whether the guard holds.
@@ -48,9 +56,10 @@ class BatchFencing {
 			from requests x
 			join leases l on l.id = x.lease_id
 			join work_items w on w.id = l.item_id
+			where %s
 			order by w.id
 			for no key update of w
-			""".formatted(REQUESTS, LockedItem.columns("w"), REQUEST_IS_CURRENT);
+			""".formatted(REQUESTS, LockedItem.columns("w"), REQUEST_IS_CURRENT, LEASES_OF_REQUESTS);
 
 	/**
 	 * Completes the items under the requests' current leases, each with its own result:
@@ -77,8 +86,10 @@ class BatchFencing {
 			from recorded h
 			left join completed c on c.id = h.item_id
 			"""
-		.formatted(LeaseHistory.endAndRecord("using requests x where " + REQUEST_IS_CURRENT, "now()", "'completed'",
-				"null"), LeaseRows.ENDED);
+		.formatted(
+				LeaseHistory.endAndRecord("using requests x where " + LEASES_OF_REQUESTS + " and " + REQUEST_IS_CURRENT,
+						"now()", "'completed'", "null"),
+				LeaseRows.ENDED);
 
 	/**
 	 * Releases the requests' current leases, each with its own reason, as
@@ -95,17 +106,19 @@ class BatchFencing {
 			select %s
 			from recorded h
 			"""
-		.formatted(LeaseHistory.endAndRecord("using requests x where " + REQUEST_IS_CURRENT, "now()", "'released'",
-				"(select x.reason from requests x where x.lease_id = e.id)"), LeaseRows.ENDED);
+		.formatted(
+				LeaseHistory.endAndRecord("using requests x where " + LEASES_OF_REQUESTS + " and " + REQUEST_IS_CURRENT,
+						"now()", "'released'", "(select x.reason from requests x where x.lease_id = e.id)"),
+				LeaseRows.ENDED);
 
 	/** Renews the requests' current leases, each by its own length. */
 	static final String RENEW_ALL_IF_CURRENT = """
 			update leases l
 			set expires_at = now() + make_interval(secs => x.lease_seconds), renewed_at = now()
 			from unnest(:leaseIds::uuid[], :epochs::bigint[], :leaseSeconds::int[]) as x(lease_id, epoch, lease_seconds)
-			where %s
+			where %s and %s
 			returning %s
-			""".formatted(REQUEST_IS_CURRENT, LeaseRows.ACTIVE);
+			""".formatted(LEASES_OF_REQUESTS, REQUEST_IS_CURRENT, LeaseRows.ACTIVE);
 
 	private final JdbcClient jdbc;
 

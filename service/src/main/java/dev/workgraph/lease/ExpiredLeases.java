@@ -19,6 +19,16 @@ import org.springframework.stereotype.Repository;
 @Repository
 class ExpiredLeases {
 
+	/**
+	 * One batch of expiries. The lease and item rows it ends and counts are found by
+	 * primary key from arrays ({@code = any(array(...))}), never by joining a CTE to the
+	 * table: the statistics of {@code leases} usually describe a nearly empty table (it
+	 * holds only active leases, and is analyzed between bursts), and with one estimated
+	 * row the planner joined the batch to the table by a nested loop that compared every
+	 * lease of the batch with every lease left, 10,000 × 1,000 comparisons for the first
+	 * batch of a burst (3 s instead of 0.1 s). An index probe per id does not depend on
+	 * the estimate.
+	 */
 	static final String REAP_EXPIRED = """
 			with expired as (
 			    select l.id
@@ -30,14 +40,13 @@ class ExpiredLeases {
 			    for update of l, w skip locked
 			), %s, counted as (
 			    update work_items w set consecutive_expirations = w.consecutive_expirations + 1
-			    from recorded h
-			    where w.id = h.item_id
+			    where w.id = any(array(select h.item_id from recorded h))
 			    returning w.id, w.consecutive_expirations
 			)
 			select h.lease_id, h.item_id, h.epoch, c.consecutive_expirations
 			from recorded h
 			join counted c on c.id = h.item_id
-			""".formatted(LeaseHistory.endAndRecord("using expired x where l.id = x.id",
+			""".formatted(LeaseHistory.endAndRecord("where l.id = any(array(select x.id from expired x))",
 			// An expired lease ended at its expiry, whenever the reaper gets round to it.
 			"e.expires_at", "'expired'", "null"));
 
@@ -68,14 +77,14 @@ class ExpiredLeases {
 		this.jdbc = jdbc;
 	}
 
-	/**
-	 * Records up to {@code batchSize} expiries. Run it in a transaction: every statement
-	 * after it in that transaction (the readiness of the items) is planned afresh too.
-	 */
 	Optional<Duration> untilNextExpiry() {
 		return this.jdbc.sql(UNTIL_NEXT_EXPIRY).query(Long.class).optional().map(Duration::ofMillis);
 	}
 
+	/**
+	 * Records up to {@code batchSize} expiries. Run it in a transaction: every statement
+	 * after it in that transaction (the readiness of the items) is planned afresh too.
+	 */
 	List<ExpiredLease> reapExpired(int batchSize) {
 		this.jdbc.sql(PLAN_FOR_THE_TABLES_AS_THEY_ARE).update();
 		return this.jdbc.sql(REAP_EXPIRED)

@@ -1,0 +1,131 @@
+package dev.workgraph.lease;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+import dev.workgraph.testing.LeaseTestSupport;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The statements that end many leases at once (a batch of the reaper, a group of
+ * completions, releases or renewals) read the rows of their batch and no others, whatever
+ * the statistics say about the leases table. They usually say it is nearly empty: it
+ * holds only active leases and is analyzed between bursts. Each test builds that state
+ * (the table analyzed when it held dead rows only), then a burst of leases, and runs one
+ * batch under {@code EXPLAIN ANALYZE} in a transaction it rolls back.
+ */
+class StaleStatisticsPlanTests extends LeaseTestSupport {
+
+	private static final int BURST = 2_000;
+
+	private static final int BATCH = 200;
+
+	@Autowired
+	private PlatformTransactionManager transactionManager;
+
+	@Test
+	void aBatchOfTheReaperReadsOnlyItsOwnLeasesAndItems() {
+		statisticsSayLeasesIsEmpty();
+		leases(BURST, "- interval '1 minute'");
+
+		JsonNode plan = explainAndRollBack(ExpiredLeases.REAP_EXPIRED.replace(":batchSize", Integer.toString(BATCH)));
+		assertThat(rowsRead(plan, "leases")).as("lease rows read by one batch").isLessThanOrEqualTo(2 * BATCH);
+		assertThat(rowsRead(plan, "work_items")).as("item rows read by one batch").isLessThanOrEqualTo(2 * BATCH);
+
+		assertThat(this.reaper.reapExpired()).isEqualTo(BURST);
+		assertThat(this.jdbc.sql("select count(*) from ready_items").query(Long.class).single()).isEqualTo(BURST);
+	}
+
+	@Test
+	void aGroupOfLeaseEndingsReadsOnlyItsOwnLeases() {
+		statisticsSayLeasesIsEmpty();
+		leases(BURST, "+ interval '1 hour'");
+		List<String> batch = this.jdbc.sql("select id::text from leases order by id limit :n")
+			.param("n", BATCH)
+			.query(String.class)
+			.list();
+		String leaseIds = "'{" + String.join(",", batch) + "}'";
+		String ones = "'{" + String.join(",", Collections.nCopies(BATCH, "1")) + "}'";
+		String texts = "'{" + String.join(",", Collections.nCopies(BATCH, "\"{}\"")) + "}'";
+
+		for (String statement : List.of(BatchFencing.LOCK_ITEMS_OF_LEASES, BatchFencing.COMPLETE_ALL_IF_CURRENT,
+				BatchFencing.RELEASE_ALL_IF_CURRENT, BatchFencing.RENEW_ALL_IF_CURRENT)) {
+			JsonNode plan = explainAndRollBack(statement.replace(":leaseIds", leaseIds)
+				.replace(":epochs", ones)
+				.replace(":results", texts)
+				.replace(":reasons", texts)
+				.replace(":leaseSeconds", ones));
+			assertThat(rowsRead(plan, "leases")).as("lease rows read by %s", statement).isLessThanOrEqualTo(2 * BATCH);
+		}
+	}
+
+	/**
+	 * The leases table analyzed while it held dead rows only, as autovacuum leaves it
+	 * after the leases of a burst have ended.
+	 */
+	private void statisticsSayLeasesIsEmpty() {
+		leases(BURST, "- interval '1 minute'");
+		this.jdbc.sql("delete from leases").update();
+		this.jdbc.sql("update work_items set status = 'cancelled', closed_at = now()").update();
+		this.jdbc.sql("analyze leases").update();
+		assertThat(this.jdbc.sql("select reltuples from pg_class where relname = 'leases'").query(Float.class).single())
+			.as("the statistics describe an empty table")
+			.isZero();
+	}
+
+	/**
+	 * Leased items, as a burst of claims leaves them, expiring at now() {@code expiry}.
+	 */
+	private void leases(int n, String expiry) {
+		this.jdbc.sql("""
+				with made as (
+				    insert into work_items (id, title, queue, status, epoch)
+				    select gen_random_uuid(), 'burst ' || i, 'default', 'leased', 1 from generate_series(1, :n) i
+				    returning id
+				)
+				insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
+				select gen_random_uuid(), id, 'burst-worker', 1, now() - interval '2 minutes', now() %s
+				from made
+				""".formatted(expiry)).param("n", n).update();
+	}
+
+	/**
+	 * Runs the statement under EXPLAIN ANALYZE, planned as the service plans it, and
+	 * undoes it.
+	 */
+	private JsonNode explainAndRollBack(String statement) {
+		TransactionTemplate rolledBack = new TransactionTemplate(this.transactionManager);
+		String json = rolledBack.execute((status) -> {
+			status.setRollbackOnly();
+			this.jdbc.sql(ExpiredLeases.PLAN_FOR_THE_TABLES_AS_THEY_ARE).update();
+			return this.jdbc.sql("explain (analyze, format json) " + statement).query(String.class).single();
+		});
+		return JsonMapper.builder().build().readTree(json).get(0).get("Plan");
+	}
+
+	/** Rows that the plan's scans of a table returned, over all their loops. */
+	private static long rowsRead(JsonNode plan, String table) {
+		List<JsonNode> nodes = new ArrayList<>();
+		collect(plan, nodes);
+		return nodes.stream()
+			.filter((node) -> table.equals(node.path("Relation Name").asString(null)))
+			.filter((node) -> node.path("Node Type").asString().contains("Scan"))
+			.mapToLong((node) -> node.path("Actual Rows").asLong() * node.path("Actual Loops").asLong())
+			.sum();
+	}
+
+	private static void collect(JsonNode node, List<JsonNode> into) {
+		into.add(node);
+		node.path("Plans").forEach((child) -> collect(child, into));
+	}
+
+}
