@@ -1,6 +1,7 @@
 package dev.workgraph.item;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
@@ -34,12 +35,15 @@ class BlockerCounters {
 			), lease_ended as (
 			    -- A join, not "id = any(array)": the reaper settles a thousand items at once,
 			    -- and testing each against the whole array made this statement quadratic.
-			    select distinct id from unnest(:leaseEnded::uuid[]) as e(id)
+			    select id, sum(expired)::int as expired
+			    from unnest(:leaseEnded::uuid[], :expired::int[]) as e(id, expired)
+			    group by id
 			), next as materialized (
 			    select w.id, w.status as old_status, w.ready_since as old_ready_since,
 			        w.unmet_dependencies + d.unmet as unmet,
 			        w.open_children + d.children as children,
 			        w.open_attention_requests + d.attention as attention,
+			        w.consecutive_expirations + coalesce(e.expired, 0) as consecutive_expirations,
 			        w.status = 'leased' and e.id is null as leased
 			    from work_items w
 			    join delta d on d.id = w.id
@@ -58,6 +62,7 @@ class BlockerCounters {
 			    set unmet_dependencies = s.unmet,
 			        open_children = s.children,
 			        open_attention_requests = s.attention,
+			        consecutive_expirations = s.consecutive_expirations,
 			        status = s.status,
 			        ready_since = case when s.status = 'ready' then coalesce(s.old_ready_since, now()) end,
 			        updated_at = now()
@@ -87,9 +92,13 @@ class BlockerCounters {
 
 	/**
 	 * Applies the deltas (an item's deltas add up) and settles the items, those of
-	 * {@code leaseEnded} as no longer leased.
+	 * {@code leaseEnded} as no longer leased; when the leases ended by {@code expiring},
+	 * counts one more consecutive expiry for each of those items (in the same row
+	 * version: the reaper's items are written once, not twice).
 	 */
-	void adjust(List<BlockerDelta> deltas, Collection<UUID> leaseEnded) {
+	void adjust(List<BlockerDelta> deltas, Collection<UUID> leaseEnded, boolean expiring) {
+		int[] expired = new int[leaseEnded.size()];
+		Arrays.fill(expired, expiring ? 1 : 0);
 		List<UUID> ids = new ArrayList<>(deltas.size());
 		int[] unmet = new int[deltas.size()];
 		int[] children = new int[deltas.size()];
@@ -107,6 +116,7 @@ class BlockerCounters {
 			.param("children", SqlArrays.ints(children))
 			.param("attention", SqlArrays.ints(attention))
 			.param("leaseEnded", SqlArrays.uuids(leaseEnded))
+			.param("expired", SqlArrays.ints(expired))
 			.update();
 	}
 

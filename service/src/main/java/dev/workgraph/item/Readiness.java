@@ -51,10 +51,23 @@ public class Readiness {
 	 * ready or blocked. They need not appear in {@code changes}.
 	 */
 	public void adjust(Collection<BlockerDelta> changes, Collection<UUID> leaseEnded) {
+		adjust(changes, leaseEnded, false);
+	}
+
+	/**
+	 * Like {@link #adjust(Collection, Collection)} for the reaper: the leases of
+	 * {@code expired} ended by expiring, which also counts towards each item's
+	 * consecutive expirations.
+	 */
+	public void adjustAfterExpiry(Collection<BlockerDelta> changes, Collection<UUID> expired) {
+		adjust(changes, expired, true);
+	}
+
+	private void adjust(Collection<BlockerDelta> changes, Collection<UUID> leaseEnded, boolean expiring) {
 		List<BlockerDelta> deltas = new ArrayList<>(changes);
 		leaseEnded.forEach((itemId) -> deltas.add(BlockerDelta.none(itemId)));
 		if (!deltas.isEmpty()) {
-			this.counters.adjust(deltas, leaseEnded);
+			this.counters.adjust(deltas, leaseEnded, expiring);
 		}
 	}
 

@@ -20,32 +20,29 @@ import org.springframework.stereotype.Repository;
 class ExpiredLeases {
 
 	/**
-	 * One batch of expiries. The lease and item rows it ends and counts are found by
-	 * primary key from arrays ({@code = any(array(...))}), never by joining a CTE to the
-	 * table: the statistics of {@code leases} usually describe a nearly empty table (it
-	 * holds only active leases, and is analyzed between bursts), and with one estimated
-	 * row the planner joined the batch to the table by a nested loop that compared every
-	 * lease of the batch with every lease left, 10,000 × 1,000 comparisons for the first
-	 * batch of a burst (3 s instead of 0.1 s). An index probe per id does not depend on
-	 * the estimate.
+	 * One batch of expiries. The leases it ends are found by primary key from an array
+	 * ({@code = any(array(...))}), never by joining a CTE to the table: the statistics of
+	 * {@code leases} usually describe a nearly empty table (it holds only active leases,
+	 * and is analyzed between bursts), and with one estimated row the planner joined the
+	 * batch to the table by a nested loop that compared every lease of the batch with
+	 * every lease left, 10,000 × 1,000 comparisons for the first batch of a burst (3 s
+	 * instead of 0.1 s). An index probe per id does not depend on the estimate.
 	 */
 	static final String REAP_EXPIRED = """
 			with expired as (
-			    select l.id
+			    select l.id, w.consecutive_expirations + 1 as consecutive_expirations
 			    from leases l
 			    join work_items w on w.id = l.item_id
 			    where l.expires_at <= now()
 			    order by l.expires_at
 			    limit :batchSize
 			    for update of l, w skip locked
-			), %s, counted as (
-			    update work_items w set consecutive_expirations = w.consecutive_expirations + 1
-			    where w.id = any(array(select h.item_id from recorded h))
-			    returning w.id, w.consecutive_expirations
-			)
-			select h.lease_id, h.item_id, h.epoch, c.consecutive_expirations
+			), %s
+			-- The count as it will be: Readiness writes it with the item's new status
+			-- (one row version per item, not two).
+			select h.lease_id, h.item_id, h.epoch, x.consecutive_expirations
 			from recorded h
-			join counted c on c.id = h.item_id
+			join expired x on x.id = h.lease_id
 			""".formatted(LeaseHistory.endAndRecord("where l.id = any(array(select x.id from expired x))",
 			// An expired lease ended at its expiry, whenever the reaper gets round to it.
 			"e.expires_at", "'expired'", "null"));
@@ -82,8 +79,10 @@ class ExpiredLeases {
 	}
 
 	/**
-	 * Records up to {@code batchSize} expiries. Run it in a transaction: every statement
-	 * after it in that transaction (the readiness of the items) is planned afresh too.
+	 * Records up to {@code batchSize} expiries and answers each item's consecutive
+	 * expirations counting this one; the caller settles the items with
+	 * {@code Readiness.adjustAfterExpiry}, which writes that count. Run it in a
+	 * transaction: every statement after it in that transaction is planned afresh too.
 	 */
 	List<ExpiredLease> reapExpired(int batchSize) {
 		this.jdbc.sql(PLAN_FOR_THE_TABLES_AS_THEY_ARE).update();

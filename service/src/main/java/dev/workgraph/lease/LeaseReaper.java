@@ -103,7 +103,7 @@ public class LeaseReaper implements SmartLifecycle {
 		}
 		List<BlockerDelta> deltas = new ArrayList<>();
 		this.listeners.forEach((listener) -> deltas.addAll(listener.leasesExpired(expired)));
-		this.readiness.adjust(deltas, expired.stream().map(ExpiredLease::itemId).toList());
+		this.readiness.adjustAfterExpiry(deltas, expired.stream().map(ExpiredLease::itemId).toList());
 		this.metrics.ended(LeaseOutcome.EXPIRED, expired.size());
 		return expired.size();
 	}
