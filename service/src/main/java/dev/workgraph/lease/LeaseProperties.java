@@ -12,6 +12,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxConsecutiveExpirations expiries in a row after which the crash-loop guard
  * holds the item
  * @param reaperBatchSize expired leases recorded per reaper transaction
+ * @param reaperParallelism reaper transactions that run at once while a burst of expiries
+ * is recorded
  * @param reaperEnabled whether this instance runs the reaper (tests drive it by hand)
  * @param vacuumInterval how often the claim queue's dead entries are vacuumed away; zero
  * disables
@@ -20,7 +22,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record LeaseProperties(@DefaultValue("300") int defaultSeconds, @DefaultValue("86400") int maxSeconds,
 		@DefaultValue("1s") Duration reaperInterval, @DefaultValue("3") int maxConsecutiveExpirations,
 		@DefaultValue("1000") int reaperBatchSize, @DefaultValue("true") boolean reaperEnabled,
-		@DefaultValue("2s") Duration vacuumInterval) {
+		@DefaultValue("2s") Duration vacuumInterval, @DefaultValue("2") int reaperParallelism) {
 
 	public LeaseProperties {
 		if (maxSeconds < 1 || maxSeconds > 86_400) {
@@ -28,6 +30,9 @@ public record LeaseProperties(@DefaultValue("300") int defaultSeconds, @DefaultV
 		}
 		if (defaultSeconds < 1 || defaultSeconds > maxSeconds) {
 			throw new IllegalArgumentException("workgraph.lease.default-seconds must be between 1 and max-seconds");
+		}
+		if (reaperParallelism < 1 || reaperParallelism > 16) {
+			throw new IllegalArgumentException("workgraph.lease.reaper-parallelism must be between 1 and 16");
 		}
 		if (maxConsecutiveExpirations < 1) {
 			throw new IllegalArgumentException("workgraph.lease.max-consecutive-expirations must be at least 1");

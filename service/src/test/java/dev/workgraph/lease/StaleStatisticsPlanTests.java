@@ -35,7 +35,7 @@ class StaleStatisticsPlanTests extends LeaseTestSupport {
 	@Test
 	void aBatchOfTheReaperReadsOnlyItsOwnLeasesAndItems() {
 		statisticsSayLeasesIsEmpty();
-		leases(BURST, "- interval '1 minute'");
+		leasedItems(BURST, "- interval '1 minute'");
 
 		JsonNode plan = explainAndRollBack(ExpiredLeases.REAP_EXPIRED.replace(":batchSize", Integer.toString(BATCH)));
 		assertThat(rowsRead(plan, "leases")).as("lease rows read by one batch").isLessThanOrEqualTo(2 * BATCH);
@@ -48,7 +48,7 @@ class StaleStatisticsPlanTests extends LeaseTestSupport {
 	@Test
 	void aGroupOfLeaseEndingsReadsOnlyItsOwnLeases() {
 		statisticsSayLeasesIsEmpty();
-		leases(BURST, "+ interval '1 hour'");
+		leasedItems(BURST, "+ interval '1 hour'");
 		List<String> batch = this.jdbc.sql("select id::text from leases order by id limit :n")
 			.param("n", BATCH)
 			.query(String.class)
@@ -73,29 +73,13 @@ class StaleStatisticsPlanTests extends LeaseTestSupport {
 	 * after the leases of a burst have ended.
 	 */
 	private void statisticsSayLeasesIsEmpty() {
-		leases(BURST, "- interval '1 minute'");
+		leasedItems(BURST, "- interval '1 minute'");
 		this.jdbc.sql("delete from leases").update();
 		this.jdbc.sql("update work_items set status = 'cancelled', closed_at = now()").update();
 		this.jdbc.sql("analyze leases").update();
 		assertThat(this.jdbc.sql("select reltuples from pg_class where relname = 'leases'").query(Float.class).single())
 			.as("the statistics describe an empty table")
 			.isZero();
-	}
-
-	/**
-	 * Leased items, as a burst of claims leaves them, expiring at now() {@code expiry}.
-	 */
-	private void leases(int n, String expiry) {
-		this.jdbc.sql("""
-				with made as (
-				    insert into work_items (id, title, queue, status, epoch)
-				    select gen_random_uuid(), 'burst ' || i, 'default', 'leased', 1 from generate_series(1, :n) i
-				    returning id
-				)
-				insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
-				select gen_random_uuid(), id, 'burst-worker', 1, now() - interval '2 minutes', now() %s
-				from made
-				""".formatted(expiry)).param("n", n).update();
 	}
 
 	/**

@@ -220,6 +220,24 @@ public abstract class LeaseTestSupport extends ServiceTest {
 		return this.jdbc.sql("select now()").query(java.time.OffsetDateTime.class).single().toInstant();
 	}
 
+	/**
+	 * Inserts {@code n} leased items with their leases, as a burst of claims leaves them,
+	 * expiring at now() {@code expiry} (an interval expression such as
+	 * {@code "- interval '1 minute'"}).
+	 */
+	protected void leasedItems(int n, String expiry) {
+		this.jdbc.sql("""
+				with made as (
+				    insert into work_items (id, title, queue, status, epoch)
+				    select gen_random_uuid(), 'burst ' || i, 'default', 'leased', 1 from generate_series(1, :n) i
+				    returning id
+				)
+				insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
+				select gen_random_uuid(), id, 'burst-worker', 1, now() - interval '2 minutes', now() %s
+				from made
+				""".formatted(expiry)).param("n", n).update();
+	}
+
 	protected long historyRows(UUID itemId) {
 		return this.jdbc.sql("select count(*) from lease_history where item_id = :id")
 			.param("id", itemId)
