@@ -6,6 +6,7 @@
 #   bench/run.sh            # full run (3 repetitions everywhere, 10^7 items at the scale point)
 #   bench/run.sh --quick    # fewer repetitions, 10^6 items
 #   bench/run.sh --reaper-only 10   # only the 10,000-expiry point, 10 times, with its diagnostics
+#   bench/run.sh --open-loop-only 3 # the service's warm-up, then only the open loop (500 claims/s), 3 times
 #
 # Needs a PostgreSQL server at 127.0.0.1:5432 (user postgres, trust auth), psql and pgbench,
 # wrk, and a JDK 25 (JAVA_HOME if it is one, else /usr/lib/jvm/*25*); Node.js + npm for the
@@ -20,9 +21,9 @@ cd "$(dirname "$0")/.."
 for arg in "$@"; do
 	case "$arg" in
 		--quick) ;;
-		--reaper-only) ;;
+		--reaper-only | --open-loop-only) ;;
 		[0-9]*) ;;
-		*) echo "usage: bench/run.sh [--quick] | --reaper-only N" >&2; exit 2 ;;
+		*) echo "usage: bench/run.sh [--quick] | --reaper-only N | --open-loop-only N" >&2; exit 2 ;;
 	esac
 done
 

@@ -162,6 +162,7 @@ public class Bench {
 	public static void main(String[] args) throws Exception {
 		Mode mode = FULL;
 		int reaperOnly = 0;
+		int openLoopOnly = 0;
 		Path javaHome = Path.of(System.getProperty("java.home"));
 		Path jar = Path.of("service/target/work-graph-service-0.1.0-SNAPSHOT.jar");
 		Path runDir = null;
@@ -170,6 +171,7 @@ public class Bench {
 			switch (args[i]) {
 				case "--quick" -> mode = QUICK;
 				case "--reaper-only" -> reaperOnly = Integer.parseInt(args[++i]);
+				case "--open-loop-only" -> openLoopOnly = Integer.parseInt(args[++i]);
 				case "--jar" -> jar = Path.of(args[++i]);
 				case "--run-dir" -> runDir = Path.of(args[++i]);
 				case "--results" -> results = Path.of(args[++i]);
@@ -179,6 +181,11 @@ public class Bench {
 		if (reaperOnly > 0) {
 			// The reaper point alone, repeated: for finding out why it varies.
 			mode = new Mode("reaper", 0, 0, 0, 0, 0, false, 0, 0, new long[0], 0, 0, 0, reaperOnly, 0, 0, 0);
+		}
+		if (openLoopOnly > 0) {
+			// The service's warm-up, then the open loop alone, repeated: for its latencies.
+			mode = new Mode("open", QUICK.pointSeconds(), QUICK.warmSeconds(), QUICK.pointWarmSeconds(), 0, 0, false,
+					QUICK.openSeconds(), openLoopOnly, new long[0], 0, 0, 0, 0, 0, 0, 0);
 		}
 		runDir = (runDir != null) ? Files.createDirectories(runDir) : Files.createTempDirectory("wg-bench");
 		Files.createDirectories(results);
@@ -213,6 +220,15 @@ public class Bench {
 		if (this.mode.name().equals("reaper")) {
 			use(mainService, mainDb, adminToken);
 			this.reaper = reaper();
+			this.serviceInfo = serviceInfo(mainDb, consistency(), this.service.cpuSeconds());
+			stopService(mainDb);
+			return report();
+		}
+		if (this.mode.name().equals("open")) {
+			use(mainService, mainDb, adminToken);
+			warmUp(scripts.get("lifecycle"));
+			this.openLoop = openLoopWrk();
+			this.openLoopJvm = openLoopJvm();
 			this.serviceInfo = serviceInfo(mainDb, consistency(), this.service.cpuSeconds());
 			stopService(mainDb);
 			return report();
