@@ -928,13 +928,25 @@ public class Bench {
 	 * pgbench stops at -T between statements and wrk in the middle of a cycle, so a client
 	 * can leave a claimed item leased; such leases are completed here with the same effect
 	 * as the service's complete, so they neither linger nor expire into a later point.
+	 * Requests still in flight when a generator stops may be ending some of them: the items
+	 * are locked first, in id order as the service locks them, so the two wait for each
+	 * other instead of deadlocking (lease, then item here; item, then lease there).
 	 */
 	void endStrandedLeases() throws Exception {
+		String stranded = """
+				(worker_id like 'raw-%' or worker_id like 'wrk-%'
+				    or (worker_id like 'bench-%' and worker_id <> 'bench-reaper'))""";
 		this.pg.sql("""
+				begin;
+				select count(*) from (
+				    select w.id from leases l join work_items w on w.id = l.item_id
+				    where %1$s
+				    order by w.id
+				    for no key update of w
+				) locked;
 				with ended as (
 				    delete from leases
-				    where worker_id like 'raw-%' or worker_id like 'wrk-%'
-				        or (worker_id like 'bench-%' and worker_id <> 'bench-reaper')
+				    where %1$s
 				    returning *
 				), recorded as (
 				    insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at,
@@ -944,7 +956,8 @@ public class Bench {
 				)
 				update work_items w set status = 'completed', closed_at = now(), updated_at = now()
 				from recorded r where w.id = r.item_id;
-				""");
+				commit;
+				""".formatted(stranded));
 	}
 
 	Results.Run results(String summary, String table) {
