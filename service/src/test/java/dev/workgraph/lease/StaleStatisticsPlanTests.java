@@ -68,6 +68,50 @@ class StaleStatisticsPlanTests extends LeaseTestSupport {
 		}
 	}
 
+	@Test
+	void aGrantReadsOnlyTheReadyEntriesAndItemsItClaims() {
+		readyItems(BURST);
+		this.jdbc.sql("delete from ready_items").update();
+		this.jdbc.sql("update work_items set status = 'cancelled', ready_since = null, closed_at = now()").update();
+		this.jdbc.sql("analyze ready_items").update();
+		readyItems(BURST);
+		List<String> items = this.jdbc.sql("select item_id::text from ready_items order by item_id limit :n")
+			.param("n", BATCH)
+			.query(String.class)
+			.list();
+
+		JsonNode batch = explainAndRollBack(Claims.GRANT_LEASES.replace(":itemIds", array(items))
+			.replace(":leaseIds", "array(select gen_random_uuid() from generate_series(1, " + BATCH + "))")
+			.replace(":workerIds", array(Collections.nCopies(BATCH, "w")))
+			.replace(":leaseSeconds", array(Collections.nCopies(BATCH, "60"))));
+		assertThat(rowsRead(batch, "ready_items")).as("ready entries read by a grant of %d", BATCH)
+			.isLessThanOrEqualTo(2 * BATCH);
+		assertThat(rowsRead(batch, "work_items")).as("items read by a grant of %d", BATCH)
+			.isLessThanOrEqualTo(2 * BATCH);
+
+		JsonNode one = explainAndRollBack(Claims.CLAIM_NEXT_READY.replace(":leaseId", "gen_random_uuid()")
+			.replace(":workerId", "'w'")
+			.replace(":leaseSeconds", "60")
+			.replace(":continuitySeconds", "600"));
+		assertThat(rowsRead(one, "ready_items")).as("ready entries read by one claim").isLessThanOrEqualTo(10);
+	}
+
+	private void readyItems(int n) {
+		this.jdbc.sql("""
+				with made as (
+				    insert into work_items (id, title, queue, status, ready_since)
+				    select gen_random_uuid(), 'ready ' || i, 'default', 'ready', now() from generate_series(1, :n) i
+				    returning id, queue, priority, ready_since
+				)
+				insert into ready_items (item_id, queue, priority, ready_since)
+				select id, queue, priority, ready_since from made
+				""").param("n", n).update();
+	}
+
+	private static String array(List<String> elements) {
+		return "'{" + String.join(",", elements) + "}'";
+	}
+
 	/**
 	 * The leases table analyzed while it held dead rows only, as autovacuum leaves it
 	 * after the leases of a burst have ended.
