@@ -32,12 +32,12 @@ import org.springframework.stereotype.Component;
  * interval later.
  *
  * <p>
- * A pass runs {@code reaper-parallelism} transactions at once, each recording batch after
- * batch until one comes back short. They never wait for each other: each takes its leases
- * and items with {@code SKIP LOCKED}, and an expiry touches only its own item. One
- * transaction alone keeps a core of PostgreSQL about two-thirds busy (the rest is commits
- * and round trips); two record a burst of 10,000 expiries in about two-thirds of the
- * time.
+ * When a pass's first batch comes back full (a burst), the rest is recorded by
+ * {@code reaper-parallelism} transactions at once, each batch after batch until one comes
+ * back short. They never wait for each other: each takes its leases and items with
+ * {@code SKIP LOCKED}, and an expiry touches only its own item. One transaction alone
+ * keeps a core of PostgreSQL about two-thirds busy (the rest is commits and round trips);
+ * two record a burst of 10,000 expiries in about two-thirds of the time.
  *
  * <p>
  * When the service shuts down, a pass in progress finishes the batch in hand (one
@@ -97,15 +97,23 @@ public class LeaseReaper implements SmartLifecycle {
 	 * returns how many this call recorded.
 	 */
 	public int reapExpired() {
+		if (!this.running) {
+			return 0;
+		}
+		int first = this.transactions.inTransaction(this::reapBatch);
+		if (first < this.batchSize) {
+			return first;
+		}
+		// A burst: the rest in parallel (an idle pass stays one short transaction).
 		if (this.parallelism == 1) {
-			return reapBatchAfterBatch();
+			return first + reapBatchAfterBatch();
 		}
 		try (ExecutorService transactions = Executors.newVirtualThreadPerTaskExecutor()) {
 			List<Future<Integer>> parts = new ArrayList<>();
 			for (int i = 0; i < this.parallelism; i++) {
 				parts.add(transactions.submit(this::reapBatchAfterBatch));
 			}
-			int total = 0;
+			int total = first;
 			for (Future<Integer> part : parts) {
 				total += recordedBy(part);
 			}
