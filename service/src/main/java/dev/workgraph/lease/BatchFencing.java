@@ -45,6 +45,9 @@ class BatchFencing {
 	 */
 	private static final String LEASES_OF_REQUESTS = "l.id = any(:leaseIds::uuid[])";
 
+	/** The guard of the statements that change the requests' leases. */
+	private static final String REQUESTED_LEASE_IS_CURRENT = LEASES_OF_REQUESTS + " and " + REQUEST_IS_CURRENT;
+
 	/**
 	 * Locks the items of the requests' leases that are still active, in item id order so
 	 * that two batches sharing items wait for each other instead of deadlocking (the same
@@ -86,10 +89,8 @@ class BatchFencing {
 			from recorded h
 			left join completed c on c.id = h.item_id
 			"""
-		.formatted(
-				LeaseHistory.endAndRecord("using requests x where " + LEASES_OF_REQUESTS + " and " + REQUEST_IS_CURRENT,
-						"now()", "'completed'", "null"),
-				LeaseRows.ENDED);
+		.formatted(LeaseHistory.endAndRecord("using requests x where " + REQUESTED_LEASE_IS_CURRENT, "now()",
+				"'completed'", "null"), LeaseRows.ENDED);
 
 	/**
 	 * Releases the requests' current leases, each with its own reason, as
@@ -106,19 +107,17 @@ class BatchFencing {
 			select %s
 			from recorded h
 			"""
-		.formatted(
-				LeaseHistory.endAndRecord("using requests x where " + LEASES_OF_REQUESTS + " and " + REQUEST_IS_CURRENT,
-						"now()", "'released'", "(select x.reason from requests x where x.lease_id = e.id)"),
-				LeaseRows.ENDED);
+		.formatted(LeaseHistory.endAndRecord("using requests x where " + REQUESTED_LEASE_IS_CURRENT, "now()",
+				"'released'", "(select x.reason from requests x where x.lease_id = e.id)"), LeaseRows.ENDED);
 
 	/** Renews the requests' current leases, each by its own length. */
 	static final String RENEW_ALL_IF_CURRENT = """
 			update leases l
 			set expires_at = now() + make_interval(secs => x.lease_seconds), renewed_at = now()
 			from unnest(:leaseIds::uuid[], :epochs::bigint[], :leaseSeconds::int[]) as x(lease_id, epoch, lease_seconds)
-			where %s and %s
+			where %s
 			returning %s
-			""".formatted(LEASES_OF_REQUESTS, REQUEST_IS_CURRENT, LeaseRows.ACTIVE);
+			""".formatted(REQUESTED_LEASE_IS_CURRENT, LeaseRows.ACTIVE);
 
 	private final JdbcClient jdbc;
 
