@@ -44,20 +44,26 @@ class Claims {
 
 	/**
 	 * The grant, after a claim has chosen its items, given as the CTE
-	 * {@code assignment(item_id, lease_id, worker_id, lease_seconds)} of locked items:
-	 * each is dequeued, marked leased with epoch + 1 and gets a lease of its own. Answers
-	 * the item rows, each with its lease's columns prefixed {@code lease_}.
+	 * {@code assignment(item_id, ready_row, lease_id, worker_id, lease_seconds)} of
+	 * locked items: each is dequeued, marked leased with epoch + 1 and gets a lease of
+	 * its own. Answers the item rows, each with its lease's columns prefixed
+	 * {@code lease_}.
 	 *
 	 * <p>
-	 * The rows are found by primary key from arrays. The queue vacuum sets the statistics
-	 * of {@code ready_items} to what is left at that moment, often nothing; with one
-	 * estimated row the planner joined the whole queue to the assignment, and after a
-	 * burst of new items every grant read every ready row (a batch claim of 100 took 8 s
-	 * with 60,000 ready).
+	 * The ready entries are dequeued by tuple id ({@code ready_row}, the {@code ctid} the
+	 * claim read when it locked them) and the items found by primary key from an array:
+	 * no plan can turn either into a scan of the queue. The queue vacuum sets the
+	 * statistics of {@code ready_items} to what is left at that moment, often nothing,
+	 * and a connection keeps the generic plan it made then: with one estimated row the
+	 * planner joined the whole queue to the assignment, or looked the ids up as the last
+	 * column of a claim-order index, i.e. through every entry of that index (a batch
+	 * claim of 100 took 2 to 8 s with 60,000 ready). The tuple id stays valid until
+	 * commit: the row is locked by this transaction, and ready entries are only ever
+	 * inserted and deleted, never updated.
 	 */
 	private static final String GRANT_ASSIGNED = """
 			dequeued as (
-			    delete from ready_items r where r.item_id = any(array(select a.item_id from assignment a))
+			    delete from ready_items r where r.ctid = any(array(select a.ready_row from assignment a))
 			    returning r.item_id
 			), claimed as (
 			    update work_items w
@@ -97,11 +103,11 @@ class Claims {
 			), best as materialized (
 			    %s
 			), picked as (
-			    select item_id from (select * from preferred union all select * from best) candidate
+			    select item_id, ready_row from (select * from preferred union all select * from best) candidate
 			    order by priority desc, is_preferred desc, ready_since, item_id
 			    limit 1
 			), assignment as (
-			    select item_id, :leaseId::uuid as lease_id, :workerId::text as worker_id,
+			    select item_id, ready_row, :leaseId::uuid as lease_id, :workerId::text as worker_id,
 			        :leaseSeconds::int as lease_seconds
 			    from picked
 			), """ + GRANT_ASSIGNED;
@@ -146,7 +152,7 @@ class Claims {
 			        %s
 			    ) p
 			)
-			select c.item_id, c.priority, c.preferred_worker_id,
+			select c.item_id, c.ready_row::text, c.priority, c.preferred_worker_id,
 			    c.preferred_worker_id is not null
 			        and c.ready_since > now() - make_interval(secs => :continuitySeconds) as preference_open
 			from (select * from best union select * from preferred) c
@@ -168,8 +174,8 @@ class Claims {
 	 */
 	static final String GRANT_LEASES = """
 			with assignment as (
-			    select * from unnest(:itemIds::uuid[], :leaseIds::uuid[], :workerIds::text[], :leaseSeconds::int[])
-			        as a(item_id, lease_id, worker_id, lease_seconds)
+			    select * from unnest(:itemIds::uuid[], :readyRows::tid[], :leaseIds::uuid[], :workerIds::text[],
+			        :leaseSeconds::int[]) as a(item_id, ready_row, lease_id, worker_id, lease_seconds)
 			), """ + GRANT_ASSIGNED;
 
 	private final JdbcClient jdbc;
@@ -216,15 +222,17 @@ class Claims {
 			lock = lock.param("queues", SqlArrays.texts(queues));
 		}
 		List<Candidate> candidates = lock
-			.query((rs, n) -> new Candidate(Rows.uuid(rs, "item_id"), rs.getInt("priority"),
+			.query((rs, n) -> new Candidate(Rows.uuid(rs, "item_id"), rs.getString("ready_row"), rs.getInt("priority"),
 					rs.getString("preferred_worker_id"), rs.getBoolean("preference_open")))
 			.list();
-		List<UUID> assigned = assign(candidates, asks);
+		List<Candidate> assigned = assign(candidates, asks);
 		List<UUID> itemIds = new ArrayList<>();
+		List<String> readyRows = new ArrayList<>();
 		List<Ask> granted = new ArrayList<>();
 		for (int i = 0; i < asks.size(); i++) {
 			if (assigned.get(i) != null) {
-				itemIds.add(assigned.get(i));
+				itemIds.add(assigned.get(i).itemId());
+				readyRows.add(assigned.get(i).readyRow());
 				granted.add(asks.get(i));
 			}
 		}
@@ -232,6 +240,7 @@ class Claims {
 		if (!granted.isEmpty()) {
 			this.jdbc.sql(GRANT_LEASES)
 				.param("itemIds", SqlArrays.uuids(itemIds))
+				.param("readyRows", SqlArrays.texts(readyRows))
 				.param("leaseIds", SqlArrays.uuids(granted.stream().map(Ask::leaseId).toList()))
 				.param("workerIds", SqlArrays.texts(granted.stream().map(Ask::workerId).toList()))
 				.param("leaseSeconds", SqlArrays.ints(granted.stream().mapToInt(Ask::leaseSeconds).toArray()))
@@ -252,12 +261,12 @@ class Claims {
 	 * Hands out candidates (in claim order) to asks (in arrival order) as if each ask ran
 	 * {@link #CLAIM_NEXT_READY} in turn: an ask takes the first remaining candidate,
 	 * unless a remaining candidate preferred for its worker (preference still open) has
-	 * the same priority, then the first of those. Answers the item per ask, null for
+	 * the same priority, then the first of those. Answers the candidate per ask, null for
 	 * none.
 	 */
-	static List<UUID> assign(List<Candidate> candidates, List<Ask> asks) {
+	static List<Candidate> assign(List<Candidate> candidates, List<Ask> asks) {
 		List<Candidate> remaining = new ArrayList<>(candidates);
-		List<UUID> assigned = new ArrayList<>(asks.size());
+		List<Candidate> assigned = new ArrayList<>(asks.size());
 		for (Ask ask : asks) {
 			if (remaining.isEmpty()) {
 				assigned.add(null);
@@ -274,7 +283,7 @@ class Claims {
 				}
 			}
 			remaining.remove(pick);
-			assigned.add(pick.itemId());
+			assigned.add(pick);
 		}
 		return assigned;
 	}
@@ -286,7 +295,7 @@ class Claims {
 	 */
 	private static String freeReadyItems(String columns, String condition, String limit) {
 		return """
-				select r.item_id, r.priority, r.ready_since, %s
+				select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, %s
 				    from ready_items r
 				    join work_items w on w.id = r.item_id
 				    where %s
@@ -326,10 +335,11 @@ class Claims {
 	}
 
 	/**
-	 * A locked claim candidate; {@code preferenceOpen}: preferred for
+	 * A locked claim candidate; {@code readyRow}: its ready entry's tuple id, valid while
+	 * the transaction that locked it lasts; {@code preferenceOpen}: preferred for
 	 * {@code preferredWorkerId} and still within the continuity window.
 	 */
-	record Candidate(UUID itemId, int priority, String preferredWorkerId, boolean preferenceOpen) {
+	record Candidate(UUID itemId, String readyRow, int priority, String preferredWorkerId, boolean preferenceOpen) {
 	}
 
 }

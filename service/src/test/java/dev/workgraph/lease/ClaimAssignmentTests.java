@@ -30,44 +30,49 @@ class ClaimAssignmentTests {
 	@Test
 	void claimsTakeTheCandidatesInClaimOrderAndTheRestGetNothing() {
 		List<Candidate> candidates = List.of(candidate(A, 5), candidate(B, 5), candidate(C, 0));
-		assertThat(Claims.assign(candidates, asks("w1", "w2", "w3", "w4"))).containsExactly(A, B, C, null);
+		assertThat(itemIds(Claims.assign(candidates, asks("w1", "w2", "w3", "w4")))).containsExactly(A, B, C, null);
 	}
 
 	@Test
 	void noCandidatesMeansNothingForEveryClaim() {
-		assertThat(Claims.assign(List.of(), asks("w1", "w2"))).containsExactly(null, null);
+		assertThat(itemIds(Claims.assign(List.of(), asks("w1", "w2")))).containsExactly(null, null);
 	}
 
 	@Test
 	void aWorkerGetsItsPreferredItemOverOthersOfTheSamePriority() {
 		List<Candidate> candidates = List.of(candidate(A, 5), candidate(B, 5), preferred(C, 5, "w2"));
-		assertThat(Claims.assign(candidates, asks("w1", "w2", "w3"))).containsExactly(A, C, B);
+		assertThat(itemIds(Claims.assign(candidates, asks("w1", "w2", "w3")))).containsExactly(A, C, B);
 	}
 
 	@Test
 	void aHigherPriorityItemStillComesBeforeThePreferredOne() {
 		List<Candidate> candidates = List.of(candidate(A, 9), preferred(B, 5, "w1"), candidate(C, 5));
-		assertThat(Claims.assign(candidates, asks("w1", "w1"))).containsExactly(A, B);
+		assertThat(itemIds(Claims.assign(candidates, asks("w1", "w1")))).containsExactly(A, B);
 	}
 
 	@Test
 	void aPreferenceWhoseWindowClosedCountsForNothing() {
-		List<Candidate> candidates = List.of(candidate(A, 5), new Candidate(B, 5, "w1", false));
-		assertThat(Claims.assign(candidates, asks("w1"))).containsExactly(A);
+		List<Candidate> candidates = List.of(candidate(A, 5), new Candidate(B, "(0,2)", 5, "w1", false));
+		assertThat(itemIds(Claims.assign(candidates, asks("w1")))).containsExactly(A);
 	}
 
 	@Test
 	void anItemPreferredForAnotherWorkerIsAnOrdinaryCandidateForEveryoneElse() {
 		List<Candidate> candidates = List.of(preferred(A, 5, "w9"), candidate(B, 5));
-		assertThat(Claims.assign(candidates, asks("w1", "w9"))).containsExactly(A, B);
+		assertThat(itemIds(Claims.assign(candidates, asks("w1", "w9")))).containsExactly(A, B);
 	}
 
 	@Test
 	void eachItemIsAssignedOnceWhateverThePreferences() {
 		List<Candidate> candidates = List.of(preferred(A, 5, "w1"), preferred(B, 5, "w1"), candidate(C, 5),
 				preferred(D, 1, "w2"));
-		List<UUID> assigned = Claims.assign(candidates, asks("w1", "w1", "w1", "w2", "w2"));
+		List<UUID> assigned = itemIds(Claims.assign(candidates, asks("w1", "w1", "w1", "w2", "w2")));
 		assertThat(assigned).containsExactly(A, B, C, D, null);
+	}
+
+	/** The assigned items' ids, null where an ask got nothing. */
+	private static List<UUID> itemIds(List<Candidate> assigned) {
+		return assigned.stream().map((candidate) -> (candidate != null) ? candidate.itemId() : null).toList();
 	}
 
 	private static List<Ask> asks(String... workers) {
@@ -77,11 +82,11 @@ class ClaimAssignmentTests {
 	}
 
 	private static Candidate candidate(UUID item, int priority) {
-		return new Candidate(item, priority, null, false);
+		return new Candidate(item, "(0,1)", priority, null, false);
 	}
 
 	private static Candidate preferred(UUID item, int priority, String worker) {
-		return new Candidate(item, priority, worker, true);
+		return new Candidate(item, "(0,1)", priority, worker, true);
 	}
 
 	private static UUID id(int n) {
