@@ -61,9 +61,9 @@ class Claims {
 	 * commit: the row is locked by this transaction, and ready entries are only ever
 	 * inserted and deleted, never updated.
 	 */
-	private static final String GRANT_ASSIGNED = """
+	private static final String GRANT_ASSIGNED_TEMPLATE = """
 			dequeued as (
-			    delete from ready_items r where r.ctid = any(array(select a.ready_row from assignment a))
+			    delete from ready_items r where r.ctid %s
 			    returning r.item_id
 			), claimed as (
 			    update work_items w
@@ -89,7 +89,19 @@ class Claims {
 			cross join lateral (select
 			%s
 			    from (select c.id) as i(id)) i
-			""".formatted(LeaseRows.active("g", LEASE_PREFIX), ItemViews.PARTS_OF_I);
+			""";
+
+	/** The grant of one item: its one ready entry, priced as one tuple. */
+	private static final String GRANT_ONE = GRANT_ASSIGNED_TEMPLATE.formatted(
+			"= (select a.ready_row from assignment a)", LeaseRows.active("g", LEASE_PREFIX), ItemViews.PARTS_OF_I);
+
+	/**
+	 * The grant of several items. The planner cannot tell how many ids the array holds
+	 * (it assumes ten), so it is run after {@link KeyLookups#ONLY}.
+	 */
+	private static final String GRANT_MANY = GRANT_ASSIGNED_TEMPLATE.formatted(
+			"= any(array(select a.ready_row from assignment a))", LeaseRows.active("g", LEASE_PREFIX),
+			ItemViews.PARTS_OF_I);
 
 	/** Ready in time for the continuity preference to hold. */
 	private static final String PREFERENCE_OPEN = "r.ready_since > now() - make_interval(secs => :continuitySeconds)";
@@ -110,7 +122,7 @@ class Claims {
 			    select item_id, ready_row, :leaseId::uuid as lease_id, :workerId::text as worker_id,
 			        :leaseSeconds::int as lease_seconds
 			    from picked
-			), """ + GRANT_ASSIGNED;
+			), """ + GRANT_ONE;
 
 	static final String CLAIM_NEXT_READY = CLAIM_TEMPLATE.formatted(
 			freeReadyItems("true as is_preferred", "r.preferred_worker_id = :workerId and " + PREFERENCE_OPEN, "1"),
@@ -176,7 +188,7 @@ class Claims {
 			with assignment as (
 			    select * from unnest(:itemIds::uuid[], :readyRows::tid[], :leaseIds::uuid[], :workerIds::text[],
 			        :leaseSeconds::int[]) as a(item_id, ready_row, lease_id, worker_id, lease_seconds)
-			), """ + GRANT_ASSIGNED;
+			), """ + GRANT_MANY;
 
 	private final JdbcClient jdbc;
 
@@ -209,9 +221,11 @@ class Claims {
 	/**
 	 * Claims up to one item for each of the asks, which share the queues filter, in ask
 	 * order (see {@link #LOCK_CLAIM_CANDIDATES}); answers per ask, empty when no free
-	 * item was left for it. Two statements: run it in a transaction.
+	 * item was left for it. Two statements and the plan setting before them (see
+	 * {@link KeyLookups}): run it in a transaction of its own.
 	 */
 	List<Optional<Claimed>> claimBatch(List<Ask> asks, List<String> queues, Duration continuityWindow) {
+		this.jdbc.sql(KeyLookups.ONLY).update();
 		List<String> workers = asks.stream().map(Ask::workerId).distinct().toList();
 		JdbcClient.StatementSpec lock = this.jdbc
 			.sql((queues == null) ? LOCK_CLAIM_CANDIDATES : LOCK_CLAIM_CANDIDATES_IN_QUEUES)

@@ -1,0 +1,22 @@
+package dev.workgraph.lease;
+
+/**
+ * How a statement that takes many rows at once by key is planned. The queue churns, and
+ * its statistics describe it as it was at the last vacuum, often empty: then a sequential
+ * scan of it is priced as nearly free, and reads the whole queue for every batch. Ruling
+ * the sequential scan out for the transaction leaves the statement the lookups it is
+ * written for (see {@link Claims#GRANT_LEASES}).
+ */
+final class KeyLookups {
+
+	/**
+	 * Run first in the transaction. {@code SET LOCAL}: it ends with the transaction, so
+	 * the pooled connection is unchanged for everyone else; the statements after it are
+	 * always planned with it, so a connection's cached generic plan is one made with it.
+	 */
+	static final String ONLY = "set local enable_seqscan = off";
+
+	private KeyLookups() {
+	}
+
+}
