@@ -51,15 +51,16 @@ class Claims {
 	 *
 	 * <p>
 	 * The ready entries are dequeued by tuple id ({@code ready_row}, the {@code ctid} the
-	 * claim read when it locked them) and the items found by primary key from an array:
-	 * no plan can turn either into a scan of the queue. The queue vacuum sets the
-	 * statistics of {@code ready_items} to what is left at that moment, often nothing,
-	 * and a connection keeps the generic plan it made then: with one estimated row the
-	 * planner joined the whole queue to the assignment, or looked the ids up as the last
-	 * column of a claim-order index, i.e. through every entry of that index (a batch
-	 * claim of 100 took 2 to 8 s with 60,000 ready). The tuple id stays valid until
-	 * commit: the row is locked by this transaction, and ready entries are only ever
-	 * inserted and deleted, never updated.
+	 * claim read when it locked them), so no index of the queue can be chosen for it (the
+	 * one other path, a sequential scan, see {@link KeyLookups}); the items are found by
+	 * primary key from an array. The queue vacuum sets the statistics of
+	 * {@code ready_items} to what is left at that moment, often nothing, and a connection
+	 * keeps the generic plan it made then: with one estimated row the planner joined the
+	 * whole queue to the assignment, or looked the ids up as the last column of a
+	 * claim-order index, i.e. through every entry of that index (a batch claim of 100
+	 * took 2 to 8 s with 60,000 ready). The tuple id stays valid until commit: the row is
+	 * locked by this transaction, and ready entries are only ever inserted and deleted,
+	 * never updated.
 	 */
 	private static final String GRANT_ASSIGNED_TEMPLATE = """
 			dequeued as (
