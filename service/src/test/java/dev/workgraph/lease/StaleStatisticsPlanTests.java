@@ -16,11 +16,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The statements that end many leases at once (a batch of the reaper, a group of
- * completions, releases or renewals) read the rows of their batch and no others, whatever
- * the statistics say about the leases table. They usually say it is nearly empty: it
- * holds only active leases and is analyzed between bursts. Each test builds that state
- * (the table analyzed when it held dead rows only), then a burst of leases, and runs one
+ * The statements that take many rows at once (a batch of the reaper, a group of
+ * completions, releases or renewals, a claim's grant) read the rows of their batch and no
+ * others, whatever the statistics say about the churning tables. They usually say a table
+ * is nearly empty: {@code leases} holds only active leases and {@code ready_items} only
+ * the queue, and both are vacuumed or analyzed between bursts. Each test builds that
+ * state (the table analyzed when it held dead rows only), then a burst, and runs one
  * batch under {@code EXPLAIN ANALYZE} in a transaction it rolls back.
  */
 class StaleStatisticsPlanTests extends LeaseTestSupport {
