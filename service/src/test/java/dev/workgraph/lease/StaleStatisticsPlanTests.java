@@ -65,10 +65,9 @@ class StaleStatisticsPlanTests extends LeaseTestSupport {
 				.replace(":results", texts)
 				.replace(":reasons", texts)
 				.replace(":leaseSeconds", ones));
-			// Rows returned, not read: under these statistics the group's statements
-			// still
-			// read every active lease through a scan that filters (2,000 here), which no
-			// longer multiplies with the group's size but is not yet a lookup by key.
+			// Rows returned, not read: under these statistics the statements still read
+			// every active lease (2,000 here) through a scan that filters. That no
+			// longer grows with the group's size, but it is not a lookup by key yet.
 			assertThat(rowsReturned(plan, "leases")).as("lease rows returned by %s", statement)
 				.isLessThanOrEqualTo(2 * BATCH);
 		}
