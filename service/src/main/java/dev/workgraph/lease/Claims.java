@@ -93,16 +93,13 @@ class Claims {
 			""";
 
 	/** The grant of one item: its one ready entry, priced as one tuple. */
-	private static final String GRANT_ONE = GRANT_ASSIGNED_TEMPLATE.formatted(
-			"= (select a.ready_row from assignment a)", LeaseRows.active("g", LEASE_PREFIX), ItemViews.PARTS_OF_I);
+	private static final String GRANT_ONE = grant("= (select a.ready_row from assignment a)");
 
 	/**
 	 * The grant of several items. The planner cannot tell how many ids the array holds
 	 * (it assumes ten), so it is run after {@link KeyLookups#ONLY}.
 	 */
-	private static final String GRANT_MANY = GRANT_ASSIGNED_TEMPLATE.formatted(
-			"= any(array(select a.ready_row from assignment a))", LeaseRows.active("g", LEASE_PREFIX),
-			ItemViews.PARTS_OF_I);
+	private static final String GRANT_MANY = grant("= any(array(select a.ready_row from assignment a))");
 
 	/** Ready in time for the continuity preference to hold. */
 	private static final String PREFERENCE_OPEN = "r.ready_since > now() - make_interval(secs => :continuitySeconds)";
@@ -301,6 +298,12 @@ class Claims {
 			assigned.add(pick);
 		}
 		return assigned;
+	}
+
+	/** The grant, its dequeue matching {@code ctid} by {@code readyRowCondition}. */
+	private static String grant(String readyRowCondition) {
+		return GRANT_ASSIGNED_TEMPLATE.formatted(readyRowCondition, LeaseRows.active("g", LEASE_PREFIX),
+				ItemViews.PARTS_OF_I);
 	}
 
 	/**
