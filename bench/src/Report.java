@@ -126,7 +126,7 @@ final class Report {
 					+ " s from expiry to recorded + ready;" + runs);
 		}
 		if (run.service() != null) {
-			line.accept("service (-Xmx" + Service.HEAP + "): peak heap used " + Results.fmt(summary.heapMib())
+			line.accept("service (-Xms/-Xmx" + Service.HEAP + "): peak heap used " + Results.fmt(summary.heapMib())
 					+ " MiB at 128 workers, peak RSS "
 					+ Results.fmt(run.service().peakRssMib()) + " MiB, CPU " + Results.fmt(run.service().cpuSecondsTotal())
 					+ " s, tokens: " + run.service().security() + "; " + text(run.service().consistency())
@@ -152,7 +152,7 @@ final class Report {
 		line.accept(target("scale ratio <= 1.3", summary.scaleRatio() <= 1.3, Results.fmt(summary.scaleRatio())));
 		line.accept(target("reaper 10k <= 2 s (every repetition)", summary.reaper10kSeconds() <= 2,
 				Results.fmt(summary.reaper10kSeconds()) + " s"));
-		line.accept(target("heap <= 256 MiB at 128 workers (service run with -Xmx" + Service.HEAP + ")",
+		line.accept(target("heap <= 256 MiB at 128 workers (-Xms/-Xmx" + Service.HEAP + ")",
 				summary.heapMib() <= 256,
 				Results.fmt(summary.heapMib()) + " MiB"));
 		line.accept(target("errors 0", summary.errors() == 0, String.valueOf(summary.errors())));
