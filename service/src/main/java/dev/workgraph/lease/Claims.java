@@ -85,8 +85,8 @@ class Claims {
 			select c.*, %s, i.*
 			from claimed c
 			join granted g on g.item_id = c.id
-			-- The claimed item's view in the same round trip: its parts as they were (the
-			-- claim changes none of them but the lease, which the caller puts in).
+			-- The claimed item's view in the same round trip: its parts but the lease (the
+			-- claim changes none of them; the caller puts in the lease granted here).
 			cross join lateral (select
 			%s
 			    from (select c.id) as i(id)) i

@@ -33,36 +33,46 @@ import org.springframework.stereotype.Repository;
 @Repository
 public class ItemViews {
 
-	/**
-	 * The parts of the item whose id is {@code i.id}, as JSON (camelCase, view names).
-	 */
-	private static final String PARTS = """
+	/** The dependencies of the item whose id is {@code i.id}, as JSON (view names). */
+	private static final String DEPENDS_ON = """
 			(select coalesce(json_agg(json_build_object('id', w.id, 'title', w.title, 'status', w.status)
 			        order by d.created_at, w.id), '[]')
 			    from dependencies d join work_items w on w.id = d.depends_on_id
-			    where d.item_id = i.id) as depends_on_json,
+			    where d.item_id = i.id) as depends_on_json""";
+
+	private static final String CHILDREN_OF = """
 			(select coalesce(json_agg(json_build_object('id', c.id, 'title', c.title, 'status', c.status,
 			        'result', c.result::text) order by c.id), '[]')
-			    from work_items c where c.parent_id = i.id) as children_json,
+			    from work_items c where c.parent_id = i.id) as children_json""";
+
+	private static final String LEASE_OF = """
 			(select %s
-			    from leases l where l.item_id = i.id) as lease_json,
+			    from leases l where l.item_id = i.id) as lease_json""".formatted(LeaseRows.ACTIVE_AS_JSON);
+
+	private static final String ATTENTION_REQUESTS_OF = """
 			(select coalesce(json_agg(json_build_object('id', a.id, 'itemId', a.item_id, 'itemTitle', t.title,
 			        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by,
 			        'blocking', a.blocking, 'question', a.question, 'context', a.context::text, 'status', a.status,
 			        'openedAt', a.opened_at, 'resolution', a.resolution, 'resolvedBy', a.resolved_by,
 			        'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
 			    from attention_requests a join work_items t on t.id = a.item_id
-			    where a.item_id = i.id) as attention_requests_json
-			""".formatted(LeaseRows.ACTIVE_AS_JSON);
+			    where a.item_id = i.id) as attention_requests_json""";
 
 	/**
-	 * The parts of the item {@code i} as columns, for a statement that changes an item
-	 * and answers its view in the same round trip (the claim): join a relation
-	 * {@code i(id)} and read the row with {@link #viewWithParts}. The parts are read in
-	 * the statement's snapshot, which does not show what the statement itself writes:
-	 * such a statement passes what it wrote (the lease) to {@link #viewWithParts}.
+	 * The parts of the item whose id is {@code i.id} (dependencies, children, active
+	 * lease, attention requests), as JSON columns.
 	 */
-	public static final String PARTS_OF_I = PARTS;
+	private static final String PARTS = String.join(",\n", DEPENDS_ON, CHILDREN_OF, LEASE_OF, ATTENTION_REQUESTS_OF)
+			+ "\n";
+
+	/**
+	 * The parts of the item {@code i} but its lease, as columns, for a statement that
+	 * grants an item a lease and answers its view in the same round trip (the claim):
+	 * join a relation {@code i(id)} and read the row with {@link #viewWithParts}, which
+	 * takes the lease the statement wrote. Its snapshot would not show that lease, so the
+	 * statement does not look for one (one index probe per claimed item less).
+	 */
+	public static final String PARTS_OF_I = String.join(",\n", DEPENDS_ON, CHILDREN_OF, ATTENTION_REQUESTS_OF) + "\n";
 
 	static final String ITEM_VIEWS_BY_ID = "select i.*,\n" + PARTS + "from work_items i where i.id = any(:ids::uuid[])";
 
@@ -142,11 +152,10 @@ public class ItemViews {
 
 	/**
 	 * The view of a row read together with {@link #PARTS_OF_I}, with the given active
-	 * lease in place of the one the statement's snapshot saw.
+	 * lease.
 	 */
 	public static ItemView viewWithParts(ItemRow row, ResultSet rs, LeaseView lease) throws SQLException {
-		Parts parts = Parts.map(rs);
-		return view(row, new Parts(parts.dependsOn(), parts.children(), lease, parts.attentionRequests()));
+		return view(row, Parts.map(rs, lease));
 	}
 
 	public Page<ItemView> list(ItemFilter filter, int limit, String cursor) {
@@ -232,9 +241,13 @@ public class ItemViews {
 
 		static Parts map(ResultSet rs) throws SQLException {
 			String lease = rs.getString("lease_json");
+			return map(rs, (lease != null) ? json.readValue(lease, LeaseView.class) : null);
+		}
+
+		/** The parts but the lease from the row, with the given lease. */
+		static Parts map(ResultSet rs, LeaseView lease) throws SQLException {
 			return new Parts(list(rs.getString("depends_on_json"), DEPENDENCIES),
-					list(rs.getString("children_json"), CHILDREN),
-					(lease != null) ? json.readValue(lease, LeaseView.class) : null,
+					list(rs.getString("children_json"), CHILDREN), lease,
 					list(rs.getString("attention_requests_json"), ATTENTION_REQUESTS));
 		}
 
