@@ -5,10 +5,10 @@
 # and the service's CPU per item for every round, then the medians and the ratio B/A.
 #
 #   JAR_B=/tmp/new.jar bench/ab.sh                       # the packaged jar (A) against another (B)
-#   JAVA_OPTS_B="-Xms256m" ROUNDS=6 bench/ab.sh           # one jar, two JVM settings
+#   JAVA_OPTS_B="-Xmx256m" ROUNDS=6 bench/ab.sh           # one jar, two JVM settings
 #   ARGS_B="--workgraph.coalescing.group-commit=false" MODE=batch bench/ab.sh
 #
-# Settings: JAR_A, JAR_B (default: the packaged jar), JAVA_OPTS_A/B (default -Xmx256m), ARGS_A/B
+# Settings: JAR_A, JAR_B (default: the packaged jar), JAVA_OPTS_A/B (default -Xms256m -Xmx256m, as bench/run.sh), ARGS_A/B
 # (service arguments), MODE (lifecycle, renew or batch; see bench/wrk/workgraph.lua), ROUNDS
 # (default 4), RUN_SECONDS (15), WARM_SECONDS (60: C2 is still compiling after 30 s on two cores),
 # CONNECTIONS (32). Needs what bench/run.sh needs. The databases are dropped and the services
@@ -26,8 +26,8 @@ SUPPLY_PER_SECOND=${SUPPLY_PER_SECOND:-1500}
 DEFAULT_JAR=$(ls service/target/work-graph-service-*.jar | head -1)
 JAR_A=${JAR_A:-$DEFAULT_JAR}
 JAR_B=${JAR_B:-$DEFAULT_JAR}
-JAVA_OPTS_A=${JAVA_OPTS_A:--Xmx256m}
-JAVA_OPTS_B=${JAVA_OPTS_B:--Xmx256m}
+JAVA_OPTS_A=${JAVA_OPTS_A:--Xms256m -Xmx256m}
+JAVA_OPTS_B=${JAVA_OPTS_B:--Xms256m -Xmx256m}
 JAVA=${JAVA:-$(jdk25_home)/bin/java}
 PORT_A=${PORT_A:-18121}
 PORT_B=${PORT_B:-18122}
