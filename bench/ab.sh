@@ -8,9 +8,9 @@
 #   JAVA_OPTS_B="-Xmx256m" ROUNDS=6 bench/ab.sh           # one jar, two JVM settings
 #   ARGS_B="--workgraph.coalescing.group-commit=false" MODE=batch bench/ab.sh
 #
-# Settings: JAR_A, JAR_B (default: the packaged jar), JAVA_OPTS_A/B (default -Xms256m -Xmx256m, as bench/run.sh), ARGS_A/B
-# (service arguments), MODE (lifecycle, renew or batch; see bench/wrk/workgraph.lua), ROUNDS
-# (default 4), RUN_SECONDS (15), WARM_SECONDS (60: C2 is still compiling after 30 s on two cores),
+# Settings: JAR_A, JAR_B (default: the packaged jar), JAVA_OPTS_A/B (default -Xms256m -Xmx256m, as
+# bench/run.sh), ARGS_A/B (service arguments), MODE (lifecycle, renew or batch; see
+# bench/wrk/workgraph.lua), ROUNDS (default 4), RUN_SECONDS (15), WARM_SECONDS (60: C2 is still compiling after 30 s on two cores),
 # CONNECTIONS (32). Needs what bench/run.sh needs. The databases are dropped and the services
 # stopped on exit.
 set -euo pipefail

@@ -53,8 +53,7 @@ final class Service implements AutoCloseable {
 	static Service launch(Path javaHome, Path jar, String db, int port, String adminToken, Path log, Path pidFile)
 			throws IOException, InterruptedException {
 		ProcessBuilder pb = new ProcessBuilder(javaHome.resolve("bin/java").toString(), "-Xms" + HEAP, "-Xmx" + HEAP,
-				"-jar",
-				jar.toString(), "--server.port=" + port)
+				"-jar", jar.toString(), "--server.port=" + port)
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile());
 		pb.environment().put("SPRING_DATASOURCE_URL", "jdbc:postgresql://127.0.0.1:5432/" + db);
