@@ -51,6 +51,9 @@ final class Sql {
 	 */
 	final String claimView;
 
+	/** The plan setting the service runs before a lone claim, in its transaction; null for none. */
+	final String genericPlans;
+
 	/** Where each statement came from (name -> class#field), for the results file. */
 	final Map<String, String> sources;
 
@@ -62,6 +65,7 @@ final class Sql {
 		this.renew = constant(app, names, "renew");
 		this.audit = constant(app, names, "audit");
 		this.claimView = names.containsKey("claimView") ? constant(app, names, "claimView") : null;
+		this.genericPlans = names.containsKey("genericPlans") ? constant(app, names, "genericPlans") : null;
 		this.itemView = constant(app, names, "itemView");
 	}
 
@@ -129,15 +133,21 @@ final class Sql {
 	}
 
 	/**
-	 * The claim as one statement (the service runs it in autocommit), its lease id and
-	 * epoch kept in pgbench variables c_lease_id / c_epoch by {@code \gset}. The lease id
-	 * is UUIDv7-shaped (Fixtures' bench_uuid7), as the service's are, so the lease and
+	 * The claim as one statement, after the plan setting the service runs before it in
+	 * the same transaction (when statements.properties names one), its lease id and epoch
+	 * kept in pgbench variables c_lease_id / c_epoch by {@code \gset}. The lease id is
+	 * UUIDv7-shaped (Fixtures' bench_uuid7), as the service's are, so the lease and
 	 * history keys grow at their right edge on both sides; the worker id is per client.
 	 */
 	String claimScript() {
-		return "-- " + this.sources.get("claim") + "\n" + bind(this.claim, Map.of("leaseId", "bench_uuid7(clock_timestamp())", "workerId",
+		String claim = bind(this.claim, Map.of("leaseId", "bench_uuid7(clock_timestamp())", "workerId",
 				"('raw-' || :client_id::text)", "leaseSeconds", LEASE_SECONDS, "continuitySeconds", CONTINUITY_SECONDS))
 				+ "\n\\gset c_\n";
+		if (this.genericPlans == null) {
+			return "-- " + this.sources.get("claim") + "\n" + claim;
+		}
+		return "-- " + this.sources.get("genericPlans") + " + " + this.sources.get("claim") + " in one transaction\nbegin;\n"
+				+ this.genericPlans + ";\n" + claim + "end;\n";
 	}
 
 	/** LeaseCommands.complete: one transaction, the item locked first, then the fenced completion. */

@@ -27,11 +27,20 @@ import org.springframework.stereotype.Repository;
 @Repository
 class BatchFencing {
 
+	/*
+	 * Every array parameter goes in behind SqlArrays.opaque: group commit runs these
+	 * statements with a few requests each, and with the arrays in view PostgreSQL planned
+	 * every execution again.
+	 */
+	private static final String LEASE_IDS = SqlArrays.opaque("leaseIds", "uuid");
+
+	private static final String EPOCHS = SqlArrays.opaque("epochs", "bigint");
+
 	/** The requests: lease id, presented epoch and position, as {@code x}. */
 	private static final String REQUESTS = """
 			requests as (
-			    select * from unnest(:leaseIds::uuid[], :epochs::bigint[]) with ordinality as x(lease_id, epoch, position)
-			)""";
+			    select * from unnest(%s, %s) with ordinality as x(lease_id, epoch, position)
+			)""".formatted(LEASE_IDS, EPOCHS);
 
 	/** {@link Fencing#LEASE_IS_CURRENT} for the request {@code x}. */
 	private static final String REQUEST_IS_CURRENT = Fencing.LEASE_IS_CURRENT.replace(":leaseId", "x.lease_id")
@@ -43,7 +52,7 @@ class BatchFencing {
 	 * nearly empty table (it holds only active leases and is analyzed between bursts):
 	 * then every active lease is read for every batch.
 	 */
-	private static final String LEASES_OF_REQUESTS = "l.id = any(:leaseIds::uuid[])";
+	private static final String LEASES_OF_REQUESTS = "l.id = any(" + LEASE_IDS + ")";
 
 	/** The guard of the statements that change the requests' leases. */
 	private static final String REQUESTED_LEASE_IS_CURRENT = LEASES_OF_REQUESTS + " and " + REQUEST_IS_CURRENT;
@@ -73,7 +82,7 @@ class BatchFencing {
 	 */
 	static final String COMPLETE_ALL_IF_CURRENT = """
 			with requests as (
-			    select * from unnest(:leaseIds::uuid[], :epochs::bigint[], :results::text[]) as x(lease_id, epoch, result)
+			    select * from unnest(%s, %s, %s) as x(lease_id, epoch, result)
 			), %s, completed as (
 			    update work_items w
 			    set status = 'completed', result = x.result::jsonb, closed_at = now(), updated_at = now(),
@@ -88,9 +97,10 @@ class BatchFencing {
 			    array(select d.item_id from dependencies d where d.depends_on_id = h.item_id) as dependents
 			from recorded h
 			left join completed c on c.id = h.item_id
-			"""
-		.formatted(LeaseHistory.endAndRecord("using requests x where " + REQUESTED_LEASE_IS_CURRENT, "now()",
-				"'completed'", "null"), LeaseRows.ENDED);
+			""".formatted(
+			LEASE_IDS, EPOCHS, SqlArrays.opaque("results", "text"), LeaseHistory
+				.endAndRecord("using requests x where " + REQUESTED_LEASE_IS_CURRENT, "now()", "'completed'", "null"),
+			LeaseRows.ENDED);
 
 	/**
 	 * Releases the requests' current leases, each with its own reason, as
@@ -98,7 +108,7 @@ class BatchFencing {
 	 */
 	static final String RELEASE_ALL_IF_CURRENT = """
 			with requests as (
-			    select * from unnest(:leaseIds::uuid[], :epochs::bigint[], :reasons::text[]) as x(lease_id, epoch, reason)
+			    select * from unnest(%s, %s, %s) as x(lease_id, epoch, reason)
 			), %s, streak_broken as (
 			    update work_items w set consecutive_expirations = 0
 			    from recorded h
@@ -106,18 +116,20 @@ class BatchFencing {
 			)
 			select %s
 			from recorded h
-			"""
-		.formatted(LeaseHistory.endAndRecord("using requests x where " + REQUESTED_LEASE_IS_CURRENT, "now()",
-				"'released'", "(select x.reason from requests x where x.lease_id = e.id)"), LeaseRows.ENDED);
+			""".formatted(LEASE_IDS, EPOCHS, SqlArrays.opaque("reasons", "text"),
+			LeaseHistory.endAndRecord("using requests x where " + REQUESTED_LEASE_IS_CURRENT, "now()", "'released'",
+					"(select x.reason from requests x where x.lease_id = e.id)"),
+			LeaseRows.ENDED);
 
 	/** Renews the requests' current leases, each by its own length. */
 	static final String RENEW_ALL_IF_CURRENT = """
 			update leases l
 			set expires_at = now() + make_interval(secs => x.lease_seconds), renewed_at = now()
-			from unnest(:leaseIds::uuid[], :epochs::bigint[], :leaseSeconds::int[]) as x(lease_id, epoch, lease_seconds)
+			from unnest(%s, %s, %s) as x(lease_id, epoch, lease_seconds)
 			where %s
 			returning %s
-			""".formatted(REQUESTED_LEASE_IS_CURRENT, LeaseRows.ACTIVE);
+			""".formatted(LEASE_IDS, EPOCHS, SqlArrays.opaque("leaseSeconds", "int"), REQUESTED_LEASE_IS_CURRENT,
+			LeaseRows.ACTIVE);
 
 	private final JdbcClient jdbc;
 

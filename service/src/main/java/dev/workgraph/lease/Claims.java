@@ -14,6 +14,7 @@ import dev.workgraph.model.ItemRow;
 import dev.workgraph.model.LeaseRows;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
+import dev.workgraph.support.GenericPlans;
 import dev.workgraph.support.SqlArrays;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
@@ -190,8 +191,11 @@ class Claims {
 
 	private final JdbcClient jdbc;
 
-	Claims(JdbcClient jdbc) {
+	private final GenericPlans genericPlans;
+
+	Claims(JdbcClient jdbc, GenericPlans genericPlans) {
 		this.jdbc = jdbc;
+		this.genericPlans = genericPlans;
 	}
 
 	/**
@@ -208,7 +212,9 @@ class Claims {
 		if (queues != null) {
 			claim = claim.param("queues", SqlArrays.texts(queues));
 		}
-		return claim.query(Claims::claimed).optional();
+		JdbcClient.StatementSpec lone = claim;
+		// Its plan is the same for every worker and queue: see GenericPlans.
+		return this.genericPlans.run(() -> lone.query(Claims::claimed).optional());
 	}
 
 	private static Claimed claimed(ResultSet rs, int n) throws SQLException {

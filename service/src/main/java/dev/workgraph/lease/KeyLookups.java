@@ -6,6 +6,11 @@ package dev.workgraph.lease;
  * scan of it is priced as nearly free, and reads the whole queue for every batch. Ruling
  * the sequential scan out for the transaction leaves the statement the lookups it is
  * written for (see {@link Claims#GRANT_LEASES}).
+ * <p>
+ * With that settled, the statements' plans do not depend on their arguments, so the
+ * transaction also keeps to the connection's cached generic plans: the coalesced claim's
+ * statements take arrays, and PostgreSQL planned every execution again otherwise (see
+ * {@link dev.workgraph.support.SqlArrays#opaque}), half a millisecond each.
  */
 final class KeyLookups {
 
@@ -14,7 +19,7 @@ final class KeyLookups {
 	 * the pooled connection is unchanged for everyone else; the statements after it are
 	 * always planned with it, so a connection's cached generic plan is one made with it.
 	 */
-	static final String ONLY = "set local enable_seqscan = off";
+	static final String ONLY = "set local enable_seqscan = off; set local plan_cache_mode = force_generic_plan";
 
 	private KeyLookups() {
 	}

@@ -13,6 +13,21 @@ public final class SqlArrays {
 	private SqlArrays() {
 	}
 
+	/**
+	 * The array parameter {@code :name} as {@code type[]}, behind a scalar subquery, for
+	 * statements run often with short arrays. Given the parameter itself, PostgreSQL
+	 * counts its elements when it plans an execution with the value (a custom plan) but
+	 * prices a cached generic plan for a hundred rows of {@code unnest} or ten of
+	 * {@code = any}, so for a handful of ids every custom plan looked cheaper and every
+	 * execution was planned again: more server CPU than running it. Behind the subquery
+	 * neither plan can count, both are priced alike, and the generic plan is kept. (The
+	 * cast after it makes it an array expression: {@code = any((select ...))} alone would
+	 * compare with each row of the subquery.)
+	 */
+	public static String opaque(String name, String type) {
+		return "(select :" + name + "::" + type + "[])::" + type + "[]";
+	}
+
 	public static String uuids(Collection<UUID> ids) {
 		StringBuilder literal = new StringBuilder(ids.size() * 37 + 2).append('{');
 		for (UUID id : ids) {

@@ -16,6 +16,7 @@ import dev.workgraph.model.ItemStatus;
 import dev.workgraph.model.LeaseRows;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
+import dev.workgraph.support.GenericPlans;
 import dev.workgraph.support.SqlArrays;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -74,9 +75,14 @@ public class ItemViews {
 	 */
 	public static final String PARTS_OF_I = String.join(",\n", DEPENDS_ON, CHILDREN_OF, ATTENTION_REQUESTS_OF) + "\n";
 
-	static final String ITEM_VIEWS_BY_ID = "select i.*,\n" + PARTS + "from work_items i where i.id = any(:ids::uuid[])";
+	/**
+	 * Several items (group-committed lease answers, lists): see {@link SqlArrays#opaque}.
+	 */
+	static final String ITEM_VIEWS_BY_ID = "select i.*,\n" + PARTS + "from work_items i where i.id = any("
+			+ SqlArrays.opaque("ids", "uuid") + ")";
 
-	static final String PARTS_OF_ITEMS = "select i.id,\n" + PARTS + "from unnest(:ids::uuid[]) as i(id)";
+	static final String PARTS_OF_ITEMS = "select i.id,\n" + PARTS + "from unnest(" + SqlArrays.opaque("ids", "uuid")
+			+ ") as i(id)";
 
 	/*
 	 * One item (every claim and lease answer): PostgreSQL estimates an array parameter at
@@ -111,8 +117,11 @@ public class ItemViews {
 
 	private final JdbcClient jdbc;
 
-	public ItemViews(JdbcClient jdbc) {
+	private final GenericPlans genericPlans;
+
+	public ItemViews(JdbcClient jdbc, GenericPlans genericPlans) {
 		this.jdbc = jdbc;
+		this.genericPlans = genericPlans;
 	}
 
 	public Optional<ItemView> find(UUID id) {
@@ -127,8 +136,8 @@ public class ItemViews {
 		Map<UUID, ItemView> found = new HashMap<>();
 		JdbcClient.StatementSpec views = (ids.size() == 1) ? this.jdbc.sql(ITEM_VIEW_BY_ID).param("id", ids.getFirst())
 				: this.jdbc.sql(ITEM_VIEWS_BY_ID).param("ids", SqlArrays.uuids(ids));
-		views.query((rs, n) -> view(ItemRow.map(rs, n), Parts.map(rs)))
-			.list()
+		// Every claim and lease answer reads one: see GenericPlans.
+		this.genericPlans.run(() -> views.query((rs, n) -> view(ItemRow.map(rs, n), Parts.map(rs))).list())
 			.forEach((view) -> found.put(view.id(), view));
 		return ids.stream().map(found::get).filter(Objects::nonNull).toList();
 	}

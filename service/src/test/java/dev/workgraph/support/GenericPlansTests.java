@@ -1,0 +1,100 @@
+package dev.workgraph.support;
+
+import java.util.List;
+import java.util.UUID;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.workgraph.testing.IntegrationTest;
+import dev.workgraph.view.ItemViews;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+@IntegrationTest
+class GenericPlansTests {
+
+	private static final String PLAN_CACHE_MODE = "select current_setting('plan_cache_mode')";
+
+	@Autowired
+	private GenericPlans genericPlans;
+
+	@Autowired
+	private Transactions transactions;
+
+	@Autowired
+	private JdbcClient jdbc;
+
+	@Autowired
+	private HikariDataSource dataSource;
+
+	@Test
+	void theWorkRunsWithGenericPlansAndTheConnectionIsLeftAsItWas() {
+		String inside = this.genericPlans.run(() -> this.jdbc.sql(PLAN_CACHE_MODE).query(String.class).single());
+
+		assertThat(inside).isEqualTo("force_generic_plan");
+		// Whichever pooled connection answers: SET LOCAL ended with the transaction.
+		for (int i = 0; i < 20; i++) {
+			assertThat(this.jdbc.sql(PLAN_CACHE_MODE).query(String.class).single()).isEqualTo("auto");
+		}
+	}
+
+	@Test
+	void insideTheCallersTransactionNothingIsSet() {
+		String inside = this.transactions.inTransaction(() -> {
+			String mode = this.genericPlans.run(() -> this.jdbc.sql(PLAN_CACHE_MODE).query(String.class).single());
+			// Still the caller's transaction, still usable.
+			return mode + "/" + this.jdbc.sql(PLAN_CACHE_MODE).query(String.class).single();
+		});
+
+		assertThat(inside).isEqualTo("auto/auto");
+	}
+
+	/**
+	 * On one connection, so that its prepared statements can be inspected: the view of
+	 * two items, read again and again, is never planned for its arguments. Left to itself
+	 * PostgreSQL plans the first five executions for their arguments (and, with an array
+	 * of known length, every later one too).
+	 */
+	@Test
+	void theItemViewIsNeverPlannedForItsArguments() {
+		List<UUID> ids = List.of(item(), item());
+		SingleConnectionDataSource connection = new SingleConnectionDataSource(this.dataSource.getJdbcUrl(),
+				this.dataSource.getUsername(), this.dataSource.getPassword(), true);
+		try {
+			JdbcClient oneConnection = JdbcClient.create(connection);
+			ItemViews views = new ItemViews(oneConnection,
+					new GenericPlans(new Transactions(new DataSourceTransactionManager(connection)), oneConnection));
+
+			for (int i = 0; i < 12; i++) {
+				assertThat(views.load(ids)).hasSize(2);
+			}
+
+			List<Long> plans = oneConnection.sql("""
+					select custom_plans + generic_plans * 1000 from pg_prepared_statements
+					where statement like 'select i.*%' and statement like '%where i.id = any(%'
+					""").query(Long.class).list();
+			assertThat(plans).as("custom plans + 1000 x generic plans of the view statement")
+				.singleElement()
+				.satisfies((count) -> assertThat(count % 1000).as("custom plans").isZero())
+				.satisfies((count) -> assertThat(count / 1000).as("generic plans").isPositive());
+		}
+		finally {
+			connection.destroy();
+		}
+	}
+
+	private UUID item() {
+		UUID id = UUID.randomUUID();
+		this.jdbc
+			.sql("insert into work_items (id, title, status, closed_at) values (:id, 'viewed', 'completed', now())")
+			.param("id", id)
+			.update();
+		return id;
+	}
+
+}
