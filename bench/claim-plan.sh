@@ -8,8 +8,8 @@
 # 127.0.0.1:5432 postgres), applies the Flyway migrations with psql, bulk-loads N items
 # (all completed except READY=1000 ready ones, 10 of which are preferred for the planning
 # worker), reads the claim statement out of the compiled service (so the plan is of the
-# statement the service runs) and explains it. The claims run in a transaction that is
-# rolled back; the database is dropped at the end.
+# statement the service runs) and explains its generic plan, the one the service uses. The
+# claims run in a transaction that is rolled back; the database is dropped at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,20 +55,30 @@ from ready;
 vacuum analyze work_items, ready_items;
 SQL
 
-# Named parameters as the service binds them.
-sed -e "s/:leaseId/gen_random_uuid()/g" -e "s/:workerId/'plan-worker'/g" \
-	-e "s/:leaseSeconds/300/g" -e "s/:continuitySeconds/600/g" -e "s/:queues/'{${QUEUES:-}}'/g" \
-	"$work/claim.sql" > "$work/bound.sql"
+# Named parameters become the prepared statement's parameters, typed as the service binds them.
+# The service runs the lone claim with its cached generic plan (GenericPlans: plan_cache_mode =
+# force_generic_plan for its transaction), so the plan shown is that generic plan, made before any
+# argument is known.
+params="uuid, text, int, float8"
+args="gen_random_uuid(), 'plan-worker', 300, 600"
+if [[ -n "${QUEUES:-}" ]]; then
+	params+=", text[]"
+	args+=", '{${QUEUES}}'"
+fi
+sed -e 's/:leaseId/$1/g' -e 's/:workerId/$2/g' -e 's/:leaseSeconds/$3/g' -e 's/:continuitySeconds/$4/g' \
+	-e 's/:queues/$5/g' "$work/claim.sql" > "$work/bound.sql"
 
 echo "items: $(psql -X -At -d "$db" -c 'select count(*) from work_items'), ready: $ready"
 {
 	echo "begin;"
-	# Warm the cache and the plan with a few claims, then show the plan of the next one.
-	echo '\o /dev/null'
-	for _ in 1 2 3; do cat "$work/bound.sql"; echo ";"; done
-	echo '\o'
-	echo "explain (analyze, buffers, costs off)"
+	echo "set local plan_cache_mode = force_generic_plan;"
+	echo "prepare claim($params) as"
 	cat "$work/bound.sql"
 	echo ";"
+	# Warm the cache with a few claims, then show the plan of the next one.
+	echo '\o /dev/null'
+	for _ in 1 2 3; do echo "execute claim($args);"; done
+	echo '\o'
+	echo "explain (analyze, buffers, costs off) execute claim($args);"
 	echo "rollback;"
 } | psql -X -q -v ON_ERROR_STOP=1 -d "$db" -f - | sed -n '/QUERY PLAN/,$p'
