@@ -15,7 +15,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * churning queue tables move that much between vacuums, and under load most executions
  * were planned again, at 0.5 to 1.5 ms of server CPU each, more than running them.
  * {@code SET LOCAL} needs a transaction: the work gets one of its own (one round trip
- * more, far cheaper than the planning), or joins the caller's unchanged.
+ * more, far cheaper than the planning), or joins the caller's unchanged (docs/adr/0014).
  */
 @Repository
 public class GenericPlans {
