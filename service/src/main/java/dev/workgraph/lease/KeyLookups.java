@@ -1,5 +1,7 @@
 package dev.workgraph.lease;
 
+import dev.workgraph.support.GenericPlans;
+
 /**
  * How a statement that takes many rows at once by key is planned. The queue churns, and
  * its statistics describe it as it was at the last vacuum, often empty: then a sequential
@@ -19,7 +21,7 @@ final class KeyLookups {
 	 * the pooled connection is unchanged for everyone else; the statements after it are
 	 * always planned with it, so a connection's cached generic plan is one made with it.
 	 */
-	static final String ONLY = "set local enable_seqscan = off; set local plan_cache_mode = force_generic_plan";
+	static final String ONLY = "set local enable_seqscan = off; " + GenericPlans.FORCE;
 
 	private KeyLookups() {
 	}

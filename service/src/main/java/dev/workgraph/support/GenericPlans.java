@@ -20,7 +20,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 @Repository
 public class GenericPlans {
 
-	static final String FORCE = "set local plan_cache_mode = force_generic_plan";
+	/** The setting, for a transaction that runs it first. */
+	public static final String FORCE = "set local plan_cache_mode = force_generic_plan";
 
 	private final Transactions transactions;
 
