@@ -7,10 +7,15 @@
 #   JAR_B=/tmp/new.jar bench/ab.sh                       # the packaged jar (A) against another (B)
 #   JAVA_OPTS_B="-Xmx256m" ROUNDS=6 bench/ab.sh           # one jar, two JVM settings
 #   ARGS_B="--workgraph.coalescing.group-commit=false" MODE=batch bench/ab.sh
+#   ARGS_B="--workgraph.metrics.gauge-interval=0s" MODE=open ROUNDS=6 bench/ab.sh
+#
+# MODE=open compares tails instead of rates: each round is a 5 s lead-in and then RUN_SECONDS of
+# claims due at RATE per second (default 500, as bench/run.sh's open loop), and the figure per
+# round is the claim p99 in ms, counted from when each claim was due.
 #
 # Settings: JAR_A, JAR_B (default: the packaged jar), JAVA_OPTS_A/B (default -Xms256m -Xmx256m, as
 # bench/run.sh), ARGS_A/B (service arguments), MODE (lifecycle, renew or batch; see
-# bench/wrk/workgraph.lua), ROUNDS (default 4), RUN_SECONDS (15), WARM_SECONDS (60: C2 is still compiling after 30 s on two cores),
+# bench/wrk/workgraph.lua, or open), ROUNDS (default 4), RUN_SECONDS (15), WARM_SECONDS (60: C2 is still compiling after 30 s on two cores),
 # CONNECTIONS (32). Needs what bench/run.sh needs. The databases are dropped and the services
 # stopped on exit.
 set -euo pipefail
@@ -21,6 +26,8 @@ RUN_SECONDS=${RUN_SECONDS:-15}
 WARM_SECONDS=${WARM_SECONDS:-60}
 CONNECTIONS=${CONNECTIONS:-32}
 MODE=${MODE:-lifecycle}
+RATE=${RATE:-500}
+OPEN_LEAD_SECONDS=5
 # Items made ready before each run: enough for 1,500 items/s; every run starts from the same state.
 SUPPLY_PER_SECOND=${SUPPLY_PER_SECOND:-1500}
 DEFAULT_JAR=$(ls service/target/work-graph-service-*.jar | head -1)
@@ -86,6 +93,10 @@ supply() { # database seconds
 		insert into ready_items (item_id, queue, priority, ready_since) select id, queue, priority, ready_since from made;"
 }
 
+supply_open() { # database seconds: what RATE claims per second need, and a second more
+	SUPPLY_PER_SECOND=$RATE supply "$1" $(($2 + 1))
+}
+
 drain() { # database: what a run left ready is taken out of circulation
 	"${PSQL[@]}" -d "$1" -c "
 		with taken as (delete from ready_items where queue = 'ab' returning item_id)
@@ -97,31 +108,48 @@ drain() { # database: what a run left ready is taken out of circulation
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
-run() { # side port database seconds -> prints "items/s service-ms-per-item"
+wrk_run() { # side port seconds [wrk mode] -> wrk's output
+	local side=$1 port=$2 seconds=$3 mode=${4:-$MODE}
+	WG_MODE=$mode WG_QUEUE=ab WG_WORKERS_FILE="$RUN/workers-$side" WG_RATE=$RATE WG_SECONDS=$seconds \
+		WG_CONNECTIONS=$CONNECTIONS \
+		wrk -t "$CONNECTIONS" -c "$CONNECTIONS" -d "${seconds}s" -s bench/wrk/workgraph.lua "http://127.0.0.1:$port"
+}
+
+# Prints "figure service-ms-per-item": items/s, or in MODE=open the claim p99 in ms.
+run() { # side port database seconds
 	local side=$1 port=$2 db=$3 seconds=$4
-	supply "$db" "$seconds"
 	local before out after
+	if [[ $MODE == open ]]; then
+		supply_open "$db" $((seconds + OPEN_LEAD_SECONDS))
+		wrk_run "$side" "$port" "$OPEN_LEAD_SECONDS" > /dev/null
+	else
+		supply "$db" "$seconds"
+	fi
 	before=$(cpu_ticks "${PID_OF[$side]}")
-	out=$(WG_MODE=$MODE WG_QUEUE=ab WG_WORKERS_FILE="$RUN/workers-$side" \
-		wrk -t "$CONNECTIONS" -c "$CONNECTIONS" -d "${seconds}s" -s bench/wrk/workgraph.lua "http://127.0.0.1:$port")
+	out=$(wrk_run "$side" "$port" "$seconds")
 	after=$(cpu_ticks "${PID_OF[$side]}")
 	drain "$db"
-	local result items errors us
+	local result items errors us p99
 	result=$(echo "$out" | grep '^wg-result ' | sed 's/^wg-result //')
 	items=$(echo "$result" | sed -E 's/.*"items":([0-9]+).*/\1/')
 	errors=$(echo "$result" | sed -E 's/.*"errors":([0-9]+).*/\1/')
 	us=$(echo "$result" | sed -E 's/.*"durationUs":([0-9]+).*/\1/')
+	p99=$(echo "$result" | sed -E 's/.*"claimUs":\{[^}]*"p99":([0-9.]+).*/\1/')
 	awk -v i="$items" -v us="$us" -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v side="$side" -v e="$errors" \
-		'BEGIN { printf "%.0f %.3f\n", i / (us / 1e6), (i > 0) ? t * 1000 / hz / i : 0;
-		         printf "%s items/s=%.0f service_ms_per_item=%.3f errors=%d\n", side, i / (us / 1e6), (i > 0) ? t * 1000 / hz / i : 0, e > "/dev/stderr" }'
+		-v open="$([[ $MODE == open ]] && echo 1 || echo 0)" -v p99="$p99" \
+		'BEGIN { rate = i / (us / 1e6); cpu = (i > 0) ? t * 1000 / hz / i : 0;
+		         printf "%.2f %.3f\n", open ? p99 / 1000 : rate, cpu;
+		         printf "%s items/s=%.0f claim_p99_ms=%.2f service_ms_per_item=%.3f errors=%d\n", side, rate, p99 / 1000, cpu, e > "/dev/stderr" }'
 }
 
 start A "$PORT_A" "$DB_A" "$JAR_A" "$JAVA_OPTS_A" "${ARGS_A:-}"
 start B "$PORT_B" "$DB_B" "$JAR_B" "$JAVA_OPTS_B" "${ARGS_B:-}"
 
 echo "ab: load $(cut -d' ' -f1-3 /proc/loadavg); warm-up ($WARM_SECONDS s each)" >&2
-run A "$PORT_A" "$DB_A" "$WARM_SECONDS" > /dev/null
-run B "$PORT_B" "$DB_B" "$WARM_SECONDS" > /dev/null
+# The warm-up is the closed loop (MODE=open too): C2 compiles what the lifecycle runs.
+WARM_MODE=$([[ $MODE == open ]] && echo lifecycle || echo "$MODE")
+MODE=$WARM_MODE run A "$PORT_A" "$DB_A" "$WARM_SECONDS" > /dev/null
+MODE=$WARM_MODE run B "$PORT_B" "$DB_B" "$WARM_SECONDS" > /dev/null
 
 A_RATE=() B_RATE=() A_CPU=() B_CPU=()
 for round in $(seq 1 "$ROUNDS"); do
