@@ -78,10 +78,12 @@ class BlockerCounters {
 			    from updated u
 			    where u.status = 'ready' and u.old_status <> 'ready'
 			)
-			-- Departed: leaving ready leaves the claim queue.
+			-- Departed: leaving ready leaves the claim queue. By key: the queue's statistics
+			-- often say it is empty (the queue vacuum never truncates it), and a join then
+			-- read the whole queue for every batch the reaper settles.
 			delete from ready_items r
-			using updated u
-			where r.item_id = u.id and u.old_status = 'ready' and u.status <> 'ready'
+			where r.item_id = any(array(
+			    select u.id from updated u where u.old_status = 'ready' and u.status <> 'ready'))
 			""";
 
 	private final JdbcClient jdbc;

@@ -94,7 +94,9 @@ class Items {
 			    where id = any(:ids::uuid[]) and status not in ('completed', 'cancelled')
 			    returning id, parent_id
 			), dequeued as (
-			    delete from ready_items r using cancelled c where r.item_id = c.id
+			    -- By key, not a join: the queue's statistics often say it is empty, and a
+			    -- join then compares every ready entry with every cancelled item.
+			    delete from ready_items r where r.item_id = any(array(select c.id from cancelled c))
 			)
 			select id, parent_id from cancelled
 			""";

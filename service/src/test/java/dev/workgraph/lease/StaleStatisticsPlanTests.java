@@ -5,13 +5,12 @@ import java.util.Collections;
 import java.util.List;
 
 import dev.workgraph.testing.LeaseTestSupport;
+import dev.workgraph.testing.QueryPlans;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,8 +38,10 @@ class StaleStatisticsPlanTests extends LeaseTestSupport {
 		leasedItems(BURST, "- interval '1 minute'");
 
 		JsonNode plan = explainAndRollBack(ExpiredLeases.REAP_EXPIRED.replace(":batchSize", Integer.toString(BATCH)));
-		assertThat(rowsRead(plan, "leases")).as("lease rows read by one batch").isLessThanOrEqualTo(2 * BATCH);
-		assertThat(rowsRead(plan, "work_items")).as("item rows read by one batch").isLessThanOrEqualTo(2 * BATCH);
+		assertThat(QueryPlans.rowsRead(plan, "leases")).as("lease rows read by one batch")
+			.isLessThanOrEqualTo(2 * BATCH);
+		assertThat(QueryPlans.rowsRead(plan, "work_items")).as("item rows read by one batch")
+			.isLessThanOrEqualTo(2 * BATCH);
 
 		assertThat(this.reaper.reapExpired()).isEqualTo(BURST);
 		assertThat(this.jdbc.sql("select count(*) from ready_items").query(Long.class).single()).isEqualTo(BURST);
@@ -68,17 +69,14 @@ class StaleStatisticsPlanTests extends LeaseTestSupport {
 			// Rows returned, not read: under these statistics the statements still read
 			// every active lease (2,000 here) through a scan that filters. That no
 			// longer grows with the group's size, but it is not a lookup by key yet.
-			assertThat(rowsReturned(plan, "leases")).as("lease rows returned by %s", statement)
+			assertThat(QueryPlans.rowsReturned(plan, "leases")).as("lease rows returned by %s", statement)
 				.isLessThanOrEqualTo(2 * BATCH);
 		}
 	}
 
 	@Test
 	void aGrantReadsOnlyTheReadyEntriesAndItemsItClaims() {
-		readyItems(BURST);
-		this.jdbc.sql("delete from ready_items").update();
-		this.jdbc.sql("update work_items set status = 'cancelled', ready_since = null, closed_at = now()").update();
-		this.jdbc.sql("analyze ready_items").update();
+		statisticsSayReadyItemsIsEmpty();
 		readyItems(BURST);
 		List<String> items = new ArrayList<>();
 		List<String> readyRows = new ArrayList<>();
@@ -93,37 +91,23 @@ class StaleStatisticsPlanTests extends LeaseTestSupport {
 			.replace(":workerIds", array(Collections.nCopies(BATCH, "w")))
 			.replace(":leaseSeconds", array(Collections.nCopies(BATCH, "60")));
 		JsonNode batch = explainAndRollBack(grant, KeyLookups.ONLY);
-		assertThat(rowsRead(batch, "ready_items")).as("ready entries read by a grant of %d", BATCH)
+		assertThat(QueryPlans.rowsRead(batch, "ready_items")).as("ready entries read by a grant of %d", BATCH)
 			.isLessThanOrEqualTo(2 * BATCH);
-		assertThat(rowsRead(batch, "work_items")).as("items read by a grant of %d", BATCH)
+		assertThat(QueryPlans.rowsRead(batch, "work_items")).as("items read by a grant of %d", BATCH)
 			.isLessThanOrEqualTo(2 * BATCH);
 		// By tuple id: no index of ready_items can be chosen. With these statistics the
 		// planner can price one that holds the ids as its last column as nearly free, and
 		// that scan reads every entry to return these few (a connection's plan did, in a
 		// benchmark: 2 s per grant of 100).
-		assertThat(scansOf(batch, "ready_items")).as("how a grant finds its ready entries").containsOnly("Tid Scan");
+		assertThat(QueryPlans.scansOf(batch, "ready_items")).as("how a grant finds its ready entries")
+			.containsOnly("Tid Scan");
 
 		JsonNode one = explainAndRollBack(Claims.CLAIM_NEXT_READY.replace(":leaseId", "gen_random_uuid()")
 			.replace(":workerId", "'w'")
 			.replace(":leaseSeconds", "60")
 			.replace(":continuitySeconds", "600"));
-		assertThat(rowsRead(one, "ready_items")).as("ready entries read by one claim").isLessThanOrEqualTo(10);
-	}
-
-	private void readyItems(int n) {
-		this.jdbc.sql("""
-				with made as (
-				    insert into work_items (id, title, queue, status, ready_since)
-				    select gen_random_uuid(), 'ready ' || i, 'default', 'ready', now() from generate_series(1, :n) i
-				    returning id, queue, priority, ready_since
-				)
-				insert into ready_items (item_id, queue, priority, ready_since)
-				select id, queue, priority, ready_since from made
-				""").param("n", n).update();
-	}
-
-	private static String array(List<String> elements) {
-		return "'{" + String.join(",", elements) + "}'";
+		assertThat(QueryPlans.rowsRead(one, "ready_items")).as("ready entries read by one claim")
+			.isLessThanOrEqualTo(10);
 	}
 
 	/**
@@ -140,61 +124,11 @@ class StaleStatisticsPlanTests extends LeaseTestSupport {
 			.isZero();
 	}
 
-	/**
-	 * Runs the statement under EXPLAIN ANALYZE, planned as the service plans it, and
-	 * undoes it.
-	 */
+	/** EXPLAIN ANALYZE of the statement planned as the reaper plans its batches. */
 	private JsonNode explainAndRollBack(String statement, String... settings) {
-		TransactionTemplate rolledBack = new TransactionTemplate(this.transactionManager);
-		String json = rolledBack.execute((status) -> {
-			status.setRollbackOnly();
-			this.jdbc.sql(ExpiredLeases.PLAN_FOR_THE_TABLES_AS_THEY_ARE).update();
-			for (String setting : settings) {
-				this.jdbc.sql(setting).update();
-			}
-			return this.jdbc.sql("explain (analyze, format json) " + statement).query(String.class).single();
-		});
-		return JsonMapper.builder().build().readTree(json).get(0).get("Plan");
-	}
-
-	/**
-	 * Rows that the plan's scans of a table read, over all their loops: those they
-	 * returned and those their filters dropped.
-	 */
-	private static long rowsRead(JsonNode plan, String table) {
-		return scanNodes(plan, table).stream()
-			.mapToLong((node) -> (node.path("Actual Rows").asLong() + node.path("Rows Removed by Filter").asLong()
-					+ node.path("Rows Removed by Index Recheck").asLong()) * node.path("Actual Loops").asLong())
-			.sum();
-	}
-
-	/**
-	 * Rows that the plan's scans of a table returned, over all their loops. Not what they
-	 * read: a scan that filters drops rows it read (see {@link #rowsRead}).
-	 */
-	private static long rowsReturned(JsonNode plan, String table) {
-		return scanNodes(plan, table).stream()
-			.mapToLong((node) -> node.path("Actual Rows").asLong() * node.path("Actual Loops").asLong())
-			.sum();
-	}
-
-	private static List<JsonNode> scanNodes(JsonNode plan, String table) {
-		List<JsonNode> nodes = new ArrayList<>();
-		collect(plan, nodes);
-		return nodes.stream()
-			.filter((node) -> table.equals(node.path("Relation Name").asString(null)))
-			.filter((node) -> node.path("Node Type").asString().contains("Scan"))
-			.toList();
-	}
-
-	/** The node types of the plan's scans of a table. */
-	private static List<String> scansOf(JsonNode plan, String table) {
-		return scanNodes(plan, table).stream().map((node) -> node.path("Node Type").asString()).toList();
-	}
-
-	private static void collect(JsonNode node, List<JsonNode> into) {
-		into.add(node);
-		node.path("Plans").forEach((child) -> collect(child, into));
+		List<String> all = new ArrayList<>(List.of(ExpiredLeases.PLAN_FOR_THE_TABLES_AS_THEY_ARE));
+		all.addAll(List.of(settings));
+		return QueryPlans.explainAndRollBack(this.transactionManager, this.jdbc, statement, all.toArray(String[]::new));
 	}
 
 }

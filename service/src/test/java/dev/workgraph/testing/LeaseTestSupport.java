@@ -238,6 +238,40 @@ public abstract class LeaseTestSupport extends ServiceTest {
 				""".formatted(expiry)).param("n", n).update();
 	}
 
+	/** {@code n} items ready in the claim queue (queue {@code default}). */
+	protected void readyItems(int n) {
+		this.jdbc.sql("""
+				with made as (
+				    insert into work_items (id, title, queue, status, ready_since)
+				    select gen_random_uuid(), 'ready ' || i, 'default', 'ready', now() from generate_series(1, :n) i
+				    returning id, queue, priority, ready_since
+				)
+				insert into ready_items (item_id, queue, priority, ready_since)
+				select id, queue, priority, ready_since from made
+				""").param("n", n).update();
+	}
+
+	/**
+	 * The queue analyzed while it held dead rows only, its pages kept (vacuum never
+	 * truncates it), as the queue vacuum leaves it after a backlog has drained.
+	 */
+	protected void statisticsSayReadyItemsIsEmpty() {
+		// Many pages, as a drained backlog leaves: priced by them, a scan of the whole
+		// queue looks as dear as it is.
+		readyItems(20_000);
+		this.jdbc.sql("delete from ready_items").update();
+		this.jdbc.sql("update work_items set status = 'cancelled', ready_since = null, closed_at = now()").update();
+		this.jdbc.sql("vacuum analyze ready_items").update();
+		assertThat(this.jdbc.sql("select reltuples = 0 and relpages > 0 from pg_class where relname = 'ready_items'")
+			.query(Boolean.class)
+			.single()).as("the statistics describe an empty table of many pages").isTrue();
+	}
+
+	/** The elements as an SQL array literal. */
+	protected static String array(List<String> elements) {
+		return "'{" + String.join(",", elements) + "}'";
+	}
+
 	protected long historyRows(UUID itemId) {
 		return this.jdbc.sql("select count(*) from lease_history where item_id = :id")
 			.param("id", itemId)

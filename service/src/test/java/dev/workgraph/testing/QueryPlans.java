@@ -1,0 +1,79 @@
+package dev.workgraph.testing;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Reads what a statement's plan did, under EXPLAIN ANALYZE: how many rows its scans of a
+ * table read, and how they found them.
+ */
+public final class QueryPlans {
+
+	private QueryPlans() {
+	}
+
+	/**
+	 * Runs the statement under EXPLAIN ANALYZE, after the settings the service runs
+	 * before it in its transaction, and undoes it.
+	 */
+	public static JsonNode explainAndRollBack(PlatformTransactionManager transactionManager, JdbcClient jdbc,
+			String statement, String... settings) {
+		TransactionTemplate rolledBack = new TransactionTemplate(transactionManager);
+		String json = rolledBack.execute((status) -> {
+			status.setRollbackOnly();
+			for (String setting : settings) {
+				jdbc.sql(setting).update();
+			}
+			return jdbc.sql("explain (analyze, format json) " + statement).query(String.class).single();
+		});
+		return JsonMapper.builder().build().readTree(json).get(0).get("Plan");
+	}
+
+	/**
+	 * Rows that the plan's scans of a table read, over all their loops: those they
+	 * returned and those their filters dropped.
+	 */
+	public static long rowsRead(JsonNode plan, String table) {
+		return scanNodes(plan, table).stream()
+			.mapToLong((node) -> (node.path("Actual Rows").asLong() + node.path("Rows Removed by Filter").asLong()
+					+ node.path("Rows Removed by Index Recheck").asLong()) * node.path("Actual Loops").asLong())
+			.sum();
+	}
+
+	/**
+	 * Rows that the plan's scans of a table returned, over all their loops. Not what they
+	 * read: a scan that filters drops rows it read (see {@link #rowsRead}).
+	 */
+	public static long rowsReturned(JsonNode plan, String table) {
+		return scanNodes(plan, table).stream()
+			.mapToLong((node) -> node.path("Actual Rows").asLong() * node.path("Actual Loops").asLong())
+			.sum();
+	}
+
+	private static List<JsonNode> scanNodes(JsonNode plan, String table) {
+		List<JsonNode> nodes = new ArrayList<>();
+		collect(plan, nodes);
+		return nodes.stream()
+			.filter((node) -> table.equals(node.path("Relation Name").asString(null)))
+			.filter((node) -> node.path("Node Type").asString().contains("Scan"))
+			.toList();
+	}
+
+	/** The node types of the plan's scans of a table. */
+	public static List<String> scansOf(JsonNode plan, String table) {
+		return scanNodes(plan, table).stream().map((node) -> node.path("Node Type").asString()).toList();
+	}
+
+	private static void collect(JsonNode node, List<JsonNode> into) {
+		into.add(node);
+		node.path("Plans").forEach((child) -> collect(child, into));
+	}
+
+}
