@@ -65,8 +65,10 @@ final class Report {
 						Results.fmt(1000 * s.cpuCores().postgres().median() / rate)));
 			}
 		}
-		line.accept("(pgbench+views: the lifecycle plus the reads that build the two answers, i.e. all the SQL the "
-				+ "service runs per item, no HTTP)");
+		if (run.throughput().stream().anyMatch((p) -> p.rawWithViews() != null)) {
+			line.accept("(pgbench+views: the lifecycle plus the reads that build the two answers, i.e. all the SQL the "
+					+ "service runs per item, no HTTP)");
+		}
 		line.accept("");
 		Results.Batch b = run.batch();
 		if (b != null) {

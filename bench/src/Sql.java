@@ -42,8 +42,11 @@ final class Sql {
 
 	final String audit;
 
-	/** The read that builds the complete's answer (the item's view, by its id). */
-	final String itemView;
+	/**
+	 * The read that builds the complete's answer (the item's view, by its id); null when
+	 * the completion statement answers the view itself.
+	 */
+	final String completeView;
 
 	/**
 	 * The read that builds the claim's answer (the claimed row's parts, by its id); null
@@ -66,7 +69,7 @@ final class Sql {
 		this.audit = constant(app, names, "audit");
 		this.claimView = names.containsKey("claimView") ? constant(app, names, "claimView") : null;
 		this.genericPlans = names.containsKey("genericPlans") ? constant(app, names, "genericPlans") : null;
-		this.itemView = constant(app, names, "itemView");
+		this.completeView = names.containsKey("completeView") ? constant(app, names, "completeView") : null;
 	}
 
 	/** name -> "class#field", in file order. */
@@ -177,6 +180,11 @@ final class Sql {
 		return scripts;
 	}
 
+	/** Whether the claim's or the complete's answer takes a read of its own. */
+	boolean answersReadSeparately() {
+		return this.claimView != null || this.completeView != null;
+	}
+
 	/**
 	 * Not the raw ceiling but a diagnostic: the lifecycle plus the reads that build the two
 	 * responses (ItemViews), i.e. all the SQL the service runs per item, without HTTP.
@@ -184,7 +192,9 @@ final class Sql {
 	String lifecycleWithViews() {
 		String claimView = (this.claimView != null)
 				? viewScript(this.sources.get("claimView") + " for the claim's answer", this.claimView) : "";
-		return claimScript() + claimView + completeScript() + viewScript(this.sources.get("itemView") + " for the complete's answer", this.itemView);
+		String completeView = (this.completeView != null)
+				? viewScript(this.sources.get("completeView") + " for the complete's answer", this.completeView) : "";
+		return claimScript() + claimView + completeScript() + completeView;
 	}
 
 	private static void unzip(Path jar, Path dir) throws IOException {

@@ -166,7 +166,7 @@ class BatchFencing {
 			.param("epochs", SqlArrays.longs(epochs))
 			.param("results", SqlArrays.texts(results))
 			.query((rs, n) -> new Fencing.Completion(LeaseRows.map(rs, n), rs.getBoolean("completed"),
-					Rows.uuid(rs, "parent_id"), 0, 0, uuids(rs.getArray("dependents"))))
+					Rows.uuid(rs, "parent_id"), 0, 0, uuids(rs.getArray("dependents")), null))
 			.list();
 	}
 

@@ -1,16 +1,20 @@
 package dev.workgraph.lease;
 
 import java.sql.Array;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.UUID;
 
 import dev.workgraph.item.LockedItem;
+import dev.workgraph.model.ItemRow;
 import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.model.LeaseRows;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
 import dev.workgraph.support.LogContext;
+import dev.workgraph.view.ItemView;
+import dev.workgraph.view.ItemViews;
 
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -36,6 +40,11 @@ public class Fencing {
 	 * not reached its expiresAt. Every statement that acts under a worker's lease has it
 	 * in its WHERE clause.
 	 */
+	/**
+	 * The prefix of the ended lease's columns in a completion's row, beside the item's.
+	 */
+	private static final String ENDED_PREFIX = "lease_";
+
 	public static final String LEASE_IS_CURRENT = "l.id = :leaseId and l.epoch = :epoch and l.expires_at > now()";
 
 	/**
@@ -86,7 +95,15 @@ public class Fencing {
 	 * the counters and dependents read here are final: adding a dependency on this item
 	 * waits for that lock and then sees it completed. When the lease is current but the
 	 * item still has open children or unmet dependencies, the row says so
-	 * ({@code completed} false) and the caller rolls the whole statement back.
+	 * ({@code completed} false, the item's columns null) and the caller rolls the whole
+	 * statement back.
+	 *
+	 * <p>
+	 * A completed item's view comes in the same round trip (the answer needs it): the row
+	 * as updated, with its columns, and its parts but the lease (it has none now; the
+	 * statement's snapshot would still show the one it ends). Under the item's lock its
+	 * dependencies and children are all closed, so nothing in the parts can change before
+	 * the commit.
 	 */
 	static final String COMPLETE_IF_CURRENT = """
 			with %s, completed as (
@@ -95,15 +112,20 @@ public class Fencing {
 			        consecutive_expirations = 0
 			    from recorded h
 			    where w.id = h.item_id and w.open_children = 0 and w.unmet_dependencies = 0
-			    returning w.id, w.parent_id
+			    returning w.*
 			)
 			select %s,
-			    c.id is not null as completed, c.parent_id, w.open_children, w.unmet_dependencies,
-			    array(select d.item_id from dependencies d where d.depends_on_id = h.item_id) as dependents
+			    c.id is not null as completed, w.open_children as blocking_children,
+			    w.unmet_dependencies as blocking_dependencies,
+			    array(select d.item_id from dependencies d where d.depends_on_id = h.item_id) as dependents,
+			    c.*, i.*
 			from recorded h
 			join work_items w on w.id = h.item_id
 			left join completed c on c.id = h.item_id
-			""".formatted(endIfCurrent("'completed'", "null"), LeaseRows.ENDED);
+			left join lateral (select
+			%s
+			    from (select c.id where c.id is not null) as i(id)) i on true
+			""".formatted(endIfCurrent("'completed'", "null"), LeaseRows.ended(ENDED_PREFIX), ItemViews.PARTS_OF_I);
 
 	static final String RENEW_IF_CURRENT = """
 			update leases l
@@ -185,15 +207,22 @@ public class Fencing {
 			.param("leaseId", leaseId)
 			.param("epoch", epoch)
 			.param("result", result)
-			.query((rs, n) -> new Completion(LeaseRows.map(rs, n), rs.getBoolean("completed"),
-					Rows.uuid(rs, "parent_id"), rs.getInt("open_children"), rs.getInt("unmet_dependencies"),
-					uuids(rs.getArray("dependents"))))
+			.query(Fencing::completion)
 			.optional()
 			.orElseThrow(() -> rejection(leaseId, epoch));
 		if (completion.completed()) {
 			this.metrics.ended(LeaseOutcome.COMPLETED, 1);
 		}
 		return completion;
+	}
+
+	private static Completion completion(ResultSet rs, int n) throws SQLException {
+		LeaseView lease = LeaseRows.read(rs, ENDED_PREFIX);
+		boolean completed = rs.getBoolean("completed");
+		// The item ended its lease: its view shows none.
+		ItemView item = completed ? ItemViews.viewWithParts(ItemRow.map(rs, n), rs, null) : null;
+		return new Completion(lease, completed, Rows.uuid(rs, "parent_id"), rs.getInt("blocking_children"),
+				rs.getInt("blocking_dependencies"), uuids(rs.getArray("dependents")), item);
 	}
 
 	private LeaseRejected rejected(LeaseRejected.Reason reason, UUID leaseId, long presentedEpoch, long currentEpoch) {
@@ -241,7 +270,7 @@ public class Fencing {
 	 * dependents.
 	 */
 	record Completion(LeaseView lease, boolean completed, UUID parentId, int openChildren, int unmetDependencies,
-			List<UUID> dependents) {
+			List<UUID> dependents, ItemView item) {
 	}
 
 	private record LockedLease(LockedItem item, boolean current) {

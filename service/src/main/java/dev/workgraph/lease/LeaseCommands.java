@@ -67,7 +67,7 @@ class LeaseCommands {
 	private final Coalescer<QueueFilter, Claims.Ask, Optional<Claims.Claimed>, Optional<LeaseAndItem>> coalescer;
 
 	/** Null when group commit is off. */
-	private final Coalescer<Lane, LeaseEndings.Completing, PerRequest<LeaseView>, PerRequest<LeaseAndItem>> completions;
+	private final Coalescer<Lane, LeaseEndings.Completing, PerRequest<LeaseEndings.Ended>, PerRequest<LeaseAndItem>> completions;
 
 	/** Null when group commit is off. */
 	private final Coalescer<Lane, LeaseEndings.Releasing, PerRequest<LeaseView>, PerRequest<LeaseAndItem>> releases;
@@ -97,8 +97,8 @@ class LeaseCommands {
 				(lane, done) -> withItems(done), coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait())
 				: null;
 		this.releases = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.releaseAll(batch),
-				(lane, done) -> withItems(done), coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait())
-				: null;
+				(lane, done) -> withItems(viewsUnread(done)), coalescing.maxBatch(), coalescing.maxInFlight(),
+				coalescing.maxWait()) : null;
 		this.renewals = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.renewAll(batch),
 				(lane, done) -> done, coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
 	}
@@ -126,8 +126,8 @@ class LeaseCommands {
 	}
 
 	/**
-	 * One statement, so one implicit transaction: no BEGIN/COMMIT round trips on the
-	 * hottest path.
+	 * One statement (in a transaction of its own that keeps it to its generic plan, see
+	 * GenericPlans).
 	 *
 	 * <p>
 	 * The statement locks every candidate it looks at (the best item of each requested
@@ -245,12 +245,13 @@ class LeaseCommands {
 	/**
 	 * Completions concurrent with this one are committed together (group commit,
 	 * docs/adr/0009), each fenced on its own; their item views are read together after
-	 * the commit.
+	 * the commit. A completion that runs alone reads its item's view in its own
+	 * statement.
 	 */
 	LeaseAndItem complete(UUID leaseId, long epoch, JsonNode result) {
 		LeaseEndings.Completing request = new LeaseEndings.Completing(leaseId, epoch, Json.textOrNull(result));
 		if (this.completions == null) {
-			return withItem(this.endings.complete(request));
+			return withItems(List.of(PerRequest.done(this.endings.complete(request)))).getFirst().orThrow();
 		}
 		return this.completions.submit(Lane.COMPLETE, request).orThrow();
 	}
@@ -260,21 +261,32 @@ class LeaseCommands {
 	 * together. The answer is the lease alone, so no item view is read.
 	 */
 	List<PerRequest<LeaseView>> completeAll(List<LeaseEndings.Completing> requests) {
-		return this.endings.completeAll(requests);
+		return this.endings.completeAll(requests).stream().map((done) -> done.map(LeaseEndings.Ended::lease)).toList();
 	}
 
-	/** The ended requests' item views, read together after the commit. */
-	private List<PerRequest<LeaseAndItem>> withItems(List<PerRequest<LeaseView>> completed) {
-		List<ItemView> views = this.items.load(completed.stream()
-			.filter(PerRequest::succeeded)
-			.map((done) -> done.value().itemId())
-			.distinct()
-			.toList());
+	/**
+	 * The answers: each ended lease with its item's view, read together after the commit
+	 * where the ending did not read it itself.
+	 */
+	private List<PerRequest<LeaseAndItem>> withItems(List<PerRequest<LeaseEndings.Ended>> ended) {
 		Map<UUID, ItemView> byId = new HashMap<>();
-		views.forEach((view) -> byId.put(view.id(), view));
-		return completed.stream()
-			.map((done) -> done.map((lease) -> new LeaseAndItem(lease, byId.get(lease.itemId()))))
+		this.items
+			.load(ended.stream()
+				.filter(PerRequest::succeeded)
+				.map(PerRequest::value)
+				.filter((done) -> done.item() == null)
+				.map((done) -> done.lease().itemId())
+				.distinct()
+				.toList())
+			.forEach((view) -> byId.put(view.id(), view));
+		return ended.stream()
+			.map((done) -> done
+				.map((e) -> new LeaseAndItem(e.lease(), (e.item() != null) ? e.item() : byId.get(e.lease().itemId()))))
 			.toList();
+	}
+
+	private static List<PerRequest<LeaseEndings.Ended>> viewsUnread(List<PerRequest<LeaseView>> ended) {
+		return ended.stream().map((done) -> done.map((lease) -> new LeaseEndings.Ended(lease, null))).toList();
 	}
 
 	/**

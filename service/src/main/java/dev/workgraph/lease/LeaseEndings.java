@@ -15,6 +15,7 @@ import dev.workgraph.model.LeaseView;
 import dev.workgraph.problem.Problems;
 import dev.workgraph.problem.RequestRejected;
 import dev.workgraph.support.Transactions;
+import dev.workgraph.view.ItemView;
 
 import org.springframework.stereotype.Service;
 
@@ -57,10 +58,11 @@ class LeaseEndings {
 	}
 
 	/**
-	 * One completion in its own transaction: the item locked, then the fenced completion,
-	 * then readiness of those waiting for it.
+	 * One completion in its own transaction: the item locked, then the fenced completion
+	 * (which reads the completed item's view too), then readiness of those waiting for
+	 * it.
 	 */
-	LeaseView complete(Completing request) {
+	Ended complete(Completing request) {
 		return this.transactions.inTransaction(() -> {
 			LockedItem item = this.fencing.lockItem(request.leaseId(), request.epoch());
 			Fencing.Completion completion = this.fencing.complete(request.leaseId(), request.epoch(), request.result());
@@ -72,30 +74,33 @@ class LeaseEndings {
 				throw new UnmetDependenciesRemain(item.id(), completion.unmetDependencies());
 			}
 			this.readiness.adjust(unblocked(completion));
-			return completion.lease();
+			return new Ended(completion.lease(), completion.item());
 		});
 	}
 
-	/** The completions, answered in request order (see the class comment). */
-	List<PerRequest<LeaseView>> completeAll(List<Completing> requests) {
+	/**
+	 * The completions, answered in request order (see the class comment); those completed
+	 * together come without their items' views.
+	 */
+	List<PerRequest<Ended>> completeAll(List<Completing> requests) {
 		if (requests.size() > 1 && distinct(requests.stream().map(Completing::leaseId).toList())) {
 			try {
 				return this.transactions.inTransaction(() -> completeTogether(requests));
 			}
 			catch (RuntimeException ex) {
 				if (Problems.isDatabaseUnavailable(ex)) {
-					return requests.stream().map((request) -> PerRequest.<LeaseView>failed(ex)).toList();
+					return requests.stream().map((request) -> PerRequest.<Ended>failed(ex)).toList();
 				}
 			}
 		}
 		return requests.stream().map((request) -> alone(() -> complete(request))).toList();
 	}
 
-	private List<PerRequest<LeaseView>> completeTogether(List<Completing> requests) {
+	private List<PerRequest<Ended>> completeTogether(List<Completing> requests) {
 		List<UUID> leaseIds = requests.stream().map(Completing::leaseId).toList();
 		long[] epochs = requests.stream().mapToLong(Completing::epoch).toArray();
 		List<BatchFencing.Locked> locked = this.batchFencing.lockItems(leaseIds, epochs);
-		List<PerRequest<LeaseView>> answers = new ArrayList<>(requests.size());
+		List<PerRequest<Ended>> answers = new ArrayList<>(requests.size());
 		List<Completing> going = new ArrayList<>();
 		for (int i = 0; i < requests.size(); i++) {
 			Completing request = requests.get(i);
@@ -130,7 +135,7 @@ class LeaseEndings {
 				throw new OneByOne();
 			}
 			unblocked.addAll(unblocked(completion));
-			answers.set(i, PerRequest.done(completion.lease()));
+			answers.set(i, PerRequest.done(new Ended(completion.lease(), null)));
 		}
 		this.readiness.adjust(unblocked);
 		// Single completions count in Fencing; these ran as one statement.
@@ -279,6 +284,13 @@ class LeaseEndings {
 
 	private static boolean distinct(List<UUID> leaseIds) {
 		return new HashSet<>(leaseIds).size() == leaseIds.size();
+	}
+
+	/**
+	 * An ended lease, with its item's view where the ending read it in the same statement
+	 * (a completion alone), else null.
+	 */
+	record Ended(LeaseView lease, ItemView item) {
 	}
 
 	/** A completion request: the lease, the presented epoch, the result as JSON text. */

@@ -36,7 +36,7 @@ public final class LeaseRows {
 	public static final String ACTIVE = active("l", "");
 
 	/** The columns of the ended lease {@code h}, a {@code lease_history} row. */
-	public static final String ENDED = join((part) -> part.ended() + " as " + part.column());
+	public static final String ENDED = ended("");
 
 	/** The active lease {@code l} as one JSON object, keyed as {@link LeaseView}. */
 	public static final String ACTIVE_AS_JSON = "json_build_object("
@@ -51,6 +51,14 @@ public final class LeaseRows {
 	 */
 	public static String active(String alias, String prefix) {
 		return join((part) -> part.active().formatted(alias) + " as " + prefix + part.column());
+	}
+
+	/**
+	 * The columns of the ended lease {@code h}, each name prefixed (so that they can
+	 * stand beside an item's columns).
+	 */
+	public static String ended(String prefix) {
+		return join((part) -> part.ended() + " as " + prefix + part.column());
 	}
 
 	public static LeaseView map(ResultSet rs, int rowNum) throws SQLException {
