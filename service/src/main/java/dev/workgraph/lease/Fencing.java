@@ -40,12 +40,12 @@ public class Fencing {
 	 * not reached its expiresAt. Every statement that acts under a worker's lease has it
 	 * in its WHERE clause.
 	 */
+	public static final String LEASE_IS_CURRENT = "l.id = :leaseId and l.epoch = :epoch and l.expires_at > now()";
+
 	/**
 	 * The prefix of the ended lease's columns in a completion's row, beside the item's.
 	 */
 	private static final String ENDED_PREFIX = "lease_";
-
-	public static final String LEASE_IS_CURRENT = "l.id = :leaseId and l.epoch = :epoch and l.expires_at > now()";
 
 	/**
 	 * Locks the item of the lease (if the lease is still active) and says whether the

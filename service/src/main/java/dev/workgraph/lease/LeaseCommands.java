@@ -251,7 +251,8 @@ class LeaseCommands {
 	LeaseAndItem complete(UUID leaseId, long epoch, JsonNode result) {
 		LeaseEndings.Completing request = new LeaseEndings.Completing(leaseId, epoch, Json.textOrNull(result));
 		if (this.completions == null) {
-			return withItems(List.of(PerRequest.done(this.endings.complete(request)))).getFirst().orThrow();
+			LeaseEndings.Ended completed = this.endings.complete(request);
+			return new LeaseAndItem(completed.lease(), completed.item());
 		}
 		return this.completions.submit(Lane.COMPLETE, request).orThrow();
 	}
