@@ -2,7 +2,7 @@ package dev.workgraph.lease;
 
 import java.util.List;
 
-import dev.workgraph.testing.ServiceTest;
+import dev.workgraph.testing.LeaseTestSupport;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and keeps the table's pages: truncating them would take a lock that every claim waits
  * for.
  */
-class QueueMaintenanceTests extends ServiceTest {
+class QueueMaintenanceTests extends LeaseTestSupport {
 
 	private static final int BACKLOG = 3_000;
 
@@ -33,16 +33,7 @@ class QueueMaintenanceTests extends ServiceTest {
 
 	@Test
 	void aDrainedBacklogIsVacuumedAwayWithoutGivingBackItsPages() throws InterruptedException {
-		this.jdbc.sql("""
-				with made as (
-				    insert into work_items (id, title, queue, status, ready_since)
-				    select gen_random_uuid(), 'backlog ' || i, 'default', 'ready', now()
-				    from generate_series(1, :n) i
-				    returning id, queue, priority, ready_since
-				)
-				insert into ready_items (item_id, queue, priority, ready_since)
-				select id, queue, priority, ready_since from made
-				""").param("n", BACKLOG).update();
+		readyItems(BACKLOG);
 		long pages = pages();
 		assertThat(pages).isPositive();
 		// The whole backlog drained: every page of the table is empty, so a truncating
