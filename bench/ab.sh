@@ -108,9 +108,9 @@ drain() { # database: what a run left ready is taken out of circulation
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
-wrk_run() { # side port seconds [wrk mode] -> wrk's output
-	local side=$1 port=$2 seconds=$3 mode=${4:-$MODE}
-	WG_MODE=$mode WG_QUEUE=ab WG_WORKERS_FILE="$RUN/workers-$side" WG_RATE=$RATE WG_SECONDS=$seconds \
+wrk_run() { # side port seconds -> wrk's output
+	local side=$1 port=$2 seconds=$3
+	WG_MODE=$MODE WG_QUEUE=ab WG_WORKERS_FILE="$RUN/workers-$side" WG_RATE=$RATE WG_SECONDS=$seconds \
 		WG_CONNECTIONS=$CONNECTIONS \
 		wrk -t "$CONNECTIONS" -c "$CONNECTIONS" -d "${seconds}s" -s bench/wrk/workgraph.lua "http://127.0.0.1:$port"
 }

@@ -190,11 +190,13 @@ final class Sql {
 	 * responses (ItemViews), i.e. all the SQL the service runs per item, without HTTP.
 	 */
 	String lifecycleWithViews() {
-		String claimView = (this.claimView != null)
-				? viewScript(this.sources.get("claimView") + " for the claim's answer", this.claimView) : "";
-		String completeView = (this.completeView != null)
-				? viewScript(this.sources.get("completeView") + " for the complete's answer", this.completeView) : "";
-		return claimScript() + claimView + completeScript() + completeView;
+		return claimScript() + answerRead("claimView", this.claimView, "the claim's answer") + completeScript()
+				+ answerRead("completeView", this.completeView, "the complete's answer");
+	}
+
+	/** The script of an answer's own read, or nothing when the answer takes none. */
+	private String answerRead(String name, String view, String answer) {
+		return (view != null) ? viewScript(this.sources.get(name) + " for " + answer, view) : "";
 	}
 
 	private static void unzip(Path jar, Path dir) throws IOException {

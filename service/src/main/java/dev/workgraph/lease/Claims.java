@@ -40,9 +40,6 @@ import org.springframework.stereotype.Repository;
 @Repository
 class Claims {
 
-	/** The prefix of the lease's columns in a grant's answer, beside the item's. */
-	private static final String LEASE_PREFIX = "lease_";
-
 	/**
 	 * The grant, after a claim has chosen its items, given as the CTE
 	 * {@code assignment(item_id, ready_row, lease_id, worker_id, lease_seconds)} of
@@ -218,7 +215,7 @@ class Claims {
 	}
 
 	private static Claimed claimed(ResultSet rs, int n) throws SQLException {
-		LeaseView lease = LeaseRows.read(rs, LEASE_PREFIX);
+		LeaseView lease = LeaseRows.read(rs, LeaseRows.PREFIX_BESIDE_ITEM);
 		return new Claimed(lease, ItemViews.viewWithParts(ItemRow.map(rs, n), rs, lease));
 	}
 
@@ -308,7 +305,7 @@ class Claims {
 
 	/** The grant, its dequeue matching {@code ctid} by {@code readyRowCondition}. */
 	private static String grant(String readyRowCondition) {
-		return GRANT_ASSIGNED_TEMPLATE.formatted(readyRowCondition, LeaseRows.active("g", LEASE_PREFIX),
+		return GRANT_ASSIGNED_TEMPLATE.formatted(readyRowCondition, LeaseRows.active("g", LeaseRows.PREFIX_BESIDE_ITEM),
 				ItemViews.PARTS_OF_I);
 	}
 

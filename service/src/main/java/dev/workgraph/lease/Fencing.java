@@ -43,11 +43,6 @@ public class Fencing {
 	public static final String LEASE_IS_CURRENT = "l.id = :leaseId and l.epoch = :epoch and l.expires_at > now()";
 
 	/**
-	 * The prefix of the ended lease's columns in a completion's row, beside the item's.
-	 */
-	private static final String ENDED_PREFIX = "lease_";
-
-	/**
 	 * Locks the item of the lease (if the lease is still active) and says whether the
 	 * guard holds now.
 	 */
@@ -125,7 +120,8 @@ public class Fencing {
 			left join lateral (select
 			%s
 			    from (select c.id where c.id is not null) as i(id)) i on true
-			""".formatted(endIfCurrent("'completed'", "null"), LeaseRows.ended(ENDED_PREFIX), ItemViews.PARTS_OF_I);
+			""".formatted(endIfCurrent("'completed'", "null"), LeaseRows.ended(LeaseRows.PREFIX_BESIDE_ITEM),
+			ItemViews.PARTS_OF_I);
 
 	static final String RENEW_IF_CURRENT = """
 			update leases l
@@ -217,7 +213,7 @@ public class Fencing {
 	}
 
 	private static Completion completion(ResultSet rs, int n) throws SQLException {
-		LeaseView lease = LeaseRows.read(rs, ENDED_PREFIX);
+		LeaseView lease = LeaseRows.read(rs, LeaseRows.PREFIX_BESIDE_ITEM);
 		boolean completed = rs.getBoolean("completed");
 		// The item ended its lease: its view shows none.
 		ItemView item = completed ? ItemViews.viewWithParts(ItemRow.map(rs, n), rs, null) : null;

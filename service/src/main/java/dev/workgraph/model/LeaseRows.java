@@ -32,6 +32,12 @@ public final class LeaseRows {
 			new Part("outcome", "outcome", "null::text", "h.outcome"),
 			new Part("reason", "reason", "null::text", "h.reason"));
 
+	/**
+	 * The prefix of a lease's columns in a row that holds an item's columns too (a
+	 * claim's grant, a completion).
+	 */
+	public static final String PREFIX_BESIDE_ITEM = "lease_";
+
 	/** The columns of the active lease {@code l}. */
 	public static final String ACTIVE = active("l", "");
 
