@@ -34,6 +34,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.Eventually;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -376,11 +377,7 @@ class GracefulShutdownTests {
 	}
 
 	private static void await(String what, BooleanSupplier condition) {
-		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-			ServiceInstance.sleep(20);
-		}
+		Eventually.until(what, Duration.ofSeconds(60), Duration.ofMillis(20), condition);
 	}
 
 	private record LeaseRow(UUID itemId, long epoch, String outcome) {

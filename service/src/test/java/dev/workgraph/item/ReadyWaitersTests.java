@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
+import dev.workgraph.testing.Eventually;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -192,12 +193,8 @@ class ReadyWaitersTests {
 		assertThat(next.get(10, TimeUnit.SECONDS)).contains(1);
 	}
 
-	private static void awaitCondition(java.util.function.BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime() - deadline).as("condition met in time").isNegative();
-			Thread.sleep(2);
-		}
+	private static void awaitCondition(java.util.function.BooleanSupplier condition) {
+		Eventually.until("the waiters", Duration.ofSeconds(30), Duration.ofMillis(2), condition);
 	}
 
 }

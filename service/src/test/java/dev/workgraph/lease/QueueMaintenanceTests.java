@@ -1,7 +1,10 @@
 package dev.workgraph.lease;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
+import dev.workgraph.testing.Eventually;
 import dev.workgraph.testing.LeaseTestSupport;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +35,7 @@ class QueueMaintenanceTests extends LeaseTestSupport {
 	}
 
 	@Test
-	void aDrainedBacklogIsVacuumedAwayWithoutGivingBackItsPages() throws InterruptedException {
+	void aDrainedBacklogIsVacuumedAwayWithoutGivingBackItsPages() {
 		readyItems(BACKLOG);
 		long pages = pages();
 		assertThat(pages).isPositive();
@@ -65,12 +68,8 @@ class QueueMaintenanceTests extends LeaseTestSupport {
 			.single();
 	}
 
-	private static void waitFor(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
-		long deadline = System.nanoTime() + 15_000_000_000L;
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime() - deadline).as("waited 15 s for %s", what).isNegative();
-			Thread.sleep(50);
-		}
+	private static void waitFor(BooleanSupplier condition, String what) {
+		Eventually.until(what, Duration.ofSeconds(15), Duration.ofMillis(50), condition);
 	}
 
 }
