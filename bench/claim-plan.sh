@@ -57,7 +57,7 @@ SQL
 
 # Named parameters become the prepared statement's parameters, typed as the service binds them.
 # The service runs the lone claim with its cached generic plan (GenericPlans: plan_cache_mode =
-# force_generic_plan for its transaction), so the plan shown is that generic plan, made before any
+# force_generic_plan, sent with the claim), so the plan shown is that generic plan, made before any
 # argument is known.
 params="uuid, text, int, float8"
 args="gen_random_uuid(), 'plan-worker', 300, 600"

@@ -54,7 +54,10 @@ final class Sql {
 	 */
 	final String claimView;
 
-	/** The plan setting the service runs before a lone claim, in its transaction; null for none. */
+	/**
+	 * The plan setting the service sends ahead of a lone claim in the same round trip; null
+	 * for none.
+	 */
 	final String genericPlans;
 
 	/** Where each statement came from (name -> class#field), for the results file. */
@@ -136,21 +139,35 @@ final class Sql {
 	}
 
 	/**
-	 * The claim as one statement, after the plan setting the service runs before it in
-	 * the same transaction (when statements.properties names one), its lease id and epoch
-	 * kept in pgbench variables c_lease_id / c_epoch by {@code \gset}. The lease id is
-	 * UUIDv7-shaped (Fixtures' bench_uuid7), as the service's are, so the lease and
-	 * history keys grow at their right edge on both sides; the worker id is per client.
+	 * The claim as one statement, its lease id and epoch kept in pgbench variables
+	 * c_lease_id / c_epoch by {@code \gset}; run under the plan setting the service sends
+	 * with it (see {@link #sessionOptions}). The lease id is UUIDv7-shaped (Fixtures'
+	 * bench_uuid7), as the service's are, so the lease and history keys grow at their right
+	 * edge on both sides; the worker id is per client.
 	 */
 	String claimScript() {
 		String claim = bind(this.claim, Map.of("leaseId", "bench_uuid7(clock_timestamp())", "workerId",
 				"('raw-' || :client_id::text)", "leaseSeconds", LEASE_SECONDS, "continuitySeconds", CONTINUITY_SECONDS))
 				+ "\n\\gset c_\n";
+		String setting = (this.genericPlans != null) ? " (under " + this.sources.get("genericPlans") + ")" : "";
+		return "-- " + this.sources.get("claim") + setting + "\n" + claim;
+	}
+
+	/**
+	 * PGOPTIONS for pgbench's sessions: the plan setting the service sends in the same round
+	 * trip as its claim ({@code set_config(name, value, true)}), as a session setting,
+	 * since pgbench cannot send a setting and a {@code \gset} query together (a prepared
+	 * statement holds one command; pipeline mode refuses {@code \gset}). Null for none.
+	 */
+	String sessionOptions() {
 		if (this.genericPlans == null) {
-			return "-- " + this.sources.get("claim") + "\n" + claim;
+			return null;
 		}
-		return "-- " + this.sources.get("genericPlans") + " + " + this.sources.get("claim") + " in one transaction\nbegin;\n"
-				+ this.genericPlans + ";\n" + claim + "end;\n";
+		Matcher m = Pattern.compile("set_config\\('([a-z_]+)', '([a-z_]+)', true\\)").matcher(this.genericPlans);
+		if (!m.find()) {
+			throw new IllegalStateException("no set_config(name, value, true) in " + this.genericPlans);
+		}
+		return "-c " + m.group(1) + "=" + m.group(2);
 	}
 
 	/** LeaseCommands.complete: one transaction, the item locked first, then the fenced completion. */

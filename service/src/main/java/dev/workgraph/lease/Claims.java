@@ -201,17 +201,19 @@ class Claims {
 	 */
 	Optional<Claimed> claimNextReady(UUID leaseId, String workerId, List<String> queues, int leaseSeconds,
 			Duration continuityWindow) {
-		JdbcClient.StatementSpec claim = this.jdbc.sql((queues == null) ? CLAIM_NEXT_READY : CLAIM_NEXT_READY_IN_QUEUES)
-			.param("leaseId", leaseId)
-			.param("workerId", workerId)
-			.param("leaseSeconds", leaseSeconds)
-			.param("continuitySeconds", continuityWindow.toMillis() / 1000.0);
+		Map<String, Object> params = new HashMap<>();
+		params.put("leaseId", leaseId);
+		params.put("workerId", workerId);
+		params.put("leaseSeconds", leaseSeconds);
+		params.put("continuitySeconds", continuityWindow.toMillis() / 1000.0);
 		if (queues != null) {
-			claim = claim.param("queues", SqlArrays.texts(queues));
+			params.put("queues", SqlArrays.texts(queues));
 		}
-		JdbcClient.StatementSpec lone = claim;
 		// Its plan is the same for every worker and queue: see GenericPlans.
-		return this.genericPlans.run(() -> lone.query(Claims::claimed).optional());
+		return this.genericPlans
+			.query((queues == null) ? CLAIM_NEXT_READY : CLAIM_NEXT_READY_IN_QUEUES, params, Claims::claimed)
+			.stream()
+			.findFirst();
 	}
 
 	private static Claimed claimed(ResultSet rs, int n) throws SQLException {

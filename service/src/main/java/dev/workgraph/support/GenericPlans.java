@@ -1,21 +1,32 @@
 package dev.workgraph.support;
 
-import java.util.function.Supplier;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.List;
+import java.util.Map;
 
+import org.springframework.jdbc.core.RowMapper;
+import org.springframework.jdbc.core.RowMapperResultSetExtractor;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * Runs a hot statement whose best plan does not depend on its arguments with the
- * connection's cached generic plan. PostgreSQL plans each of the first five executions of
- * a prepared statement for its arguments, then keeps a generic plan only while that looks
- * no dearer than the average of those: for statements such as the item view and the lone
- * claim the two are priced within a few percent of each other, the statistics of the
- * churning queue tables move that much between vacuums, and under load most executions
- * were planned again, at 0.5 to 1.5 ms of server CPU each, more than running them.
- * {@code SET LOCAL} needs a transaction: the work gets one of its own (one round trip
- * more, far cheaper than the planning), or joins the caller's unchanged (docs/adr/0014).
+ * Runs a hot query whose best plan does not depend on its arguments with the connection's
+ * cached generic plan. PostgreSQL plans each of the first five executions of a prepared
+ * statement for its arguments, then keeps a generic plan only while that looks no dearer
+ * than the average of those: for statements such as the item view and the lone claim the
+ * two are priced within a few percent of each other, the statistics of the churning queue
+ * tables move that much between vacuums, and under load most executions were planned
+ * again, at 0.5 to 1.5 ms of server CPU each, more than running them (docs/adr/0014).
+ *
+ * <p>
+ * The setting travels with the query, in the same round trip: the two statements are sent
+ * together and PostgreSQL runs them in one implicit transaction, at whose end the setting
+ * lapses, so the pooled connection is left as it was (behind PgBouncer in transaction
+ * mode too). Inside a caller's transaction the query runs as that transaction plans it: a
+ * setting there would outlive the query.
  */
 @Repository
 public class GenericPlans {
@@ -23,25 +34,42 @@ public class GenericPlans {
 	/** The setting, for a transaction that runs it first. */
 	public static final String FORCE = "set local plan_cache_mode = force_generic_plan";
 
+	/**
+	 * The setting as the query sent ahead of another in the same round trip.
+	 * {@code set_config(..., true)} lasts until the end of the transaction, as
+	 * {@code SET LOCAL} does, but unlike it does not warn (in the server's log, at every
+	 * call) outside an explicit transaction block.
+	 */
+	public static final String FORCE_FOR_NEXT = "select set_config('plan_cache_mode', 'force_generic_plan', true);\n";
+
 	private final Transactions transactions;
 
 	private final JdbcClient jdbc;
 
-	public GenericPlans(Transactions transactions, JdbcClient jdbc) {
+	private final NamedParameterJdbcTemplate named;
+
+	public GenericPlans(Transactions transactions, JdbcClient jdbc, NamedParameterJdbcTemplate named) {
 		this.transactions = transactions;
 		this.jdbc = jdbc;
+		this.named = named;
 	}
 
-	public <T> T run(Supplier<T> work) {
+	/** The rows of {@code sql} with {@code params}, as {@code rows} maps them. */
+	public <T> List<T> query(String sql, Map<String, ?> params, RowMapper<T> rows) {
 		if (TransactionSynchronizationManager.isActualTransactionActive()) {
-			// Left as the caller's transaction plans it: a SET LOCAL here would outlive
-			// this statement.
-			return work.get();
+			return this.jdbc.sql(sql).params(params).query(rows).list();
 		}
-		return this.transactions.inTransaction(() -> {
-			this.jdbc.sql(FORCE).update();
-			return work.get();
-		});
+		return this.transactions
+			.retryingLockRaces(() -> this.named.execute(FORCE_FOR_NEXT + sql, params, (PreparedStatement statement) -> {
+				statement.execute();
+				// The first result is the setting's; the query's is the next.
+				if (!statement.getMoreResults()) {
+					throw new IllegalStateException("No rows came back from " + sql);
+				}
+				try (ResultSet result = statement.getResultSet()) {
+					return new RowMapperResultSetExtractor<>(rows).extractData(result);
+				}
+			}));
 	}
 
 }

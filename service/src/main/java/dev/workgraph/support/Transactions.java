@@ -33,9 +33,17 @@ public class Transactions {
 	}
 
 	public <T> T inTransaction(Supplier<T> work) {
+		return retryingLockRaces(() -> this.template.execute((status) -> work.get()));
+	}
+
+	/**
+	 * Runs the work (a transaction, or one statement in autocommit) again when PostgreSQL
+	 * aborted it as a deadlock victim or a serialization failure.
+	 */
+	public <T> T retryingLockRaces(Supplier<T> work) {
 		for (int attempt = 1;; attempt++) {
 			try {
-				return this.template.execute((status) -> work.get());
+				return work.get();
 			}
 			catch (ConcurrencyFailureException ex) {
 				if (attempt == MAX_ATTEMPTS) {

@@ -134,10 +134,11 @@ public class ItemViews {
 			return List.of();
 		}
 		Map<UUID, ItemView> found = new HashMap<>();
-		JdbcClient.StatementSpec views = (ids.size() == 1) ? this.jdbc.sql(ITEM_VIEW_BY_ID).param("id", ids.getFirst())
-				: this.jdbc.sql(ITEM_VIEWS_BY_ID).param("ids", SqlArrays.uuids(ids));
 		// Every completion and release answers with one: see GenericPlans.
-		this.genericPlans.run(() -> views.query((rs, n) -> view(ItemRow.map(rs, n), Parts.map(rs))).list())
+		this.genericPlans
+			.query((ids.size() == 1) ? ITEM_VIEW_BY_ID : ITEM_VIEWS_BY_ID,
+					(ids.size() == 1) ? Map.of("id", ids.getFirst()) : Map.of("ids", SqlArrays.uuids(ids)),
+					(rs, n) -> view(ItemRow.map(rs, n), Parts.map(rs)))
 			.forEach((view) -> found.put(view.id(), view));
 		return ids.stream().map(found::get).filter(Objects::nonNull).toList();
 	}

@@ -1,6 +1,7 @@
 package dev.workgraph.support;
 
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -9,11 +10,14 @@ import dev.workgraph.view.ItemViews;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.BadSqlGrammarException;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 @IntegrationTest
 class GenericPlansTests {
@@ -33,20 +37,27 @@ class GenericPlansTests {
 	private HikariDataSource dataSource;
 
 	@Test
-	void theWorkRunsWithGenericPlansAndTheConnectionIsLeftAsItWas() {
-		String inside = this.genericPlans.run(() -> this.jdbc.sql(PLAN_CACHE_MODE).query(String.class).single());
+	void theQueryRunsWithGenericPlansAndTheConnectionIsLeftAsItWas() {
+		List<String> inside = this.genericPlans.query(PLAN_CACHE_MODE, Map.of(), (rs, n) -> rs.getString(1));
 
-		assertThat(inside).isEqualTo("force_generic_plan");
-		// Whichever pooled connection answers: SET LOCAL ended with the transaction.
+		assertThat(inside).containsExactly("force_generic_plan");
+		// Whichever pooled connection answers: the setting ended with the query.
 		for (int i = 0; i < 20; i++) {
 			assertThat(this.jdbc.sql(PLAN_CACHE_MODE).query(String.class).single()).isEqualTo("auto");
 		}
 	}
 
 	@Test
+	void aFailingQueryFailsAsItWouldAlone() {
+		assertThatExceptionOfType(BadSqlGrammarException.class)
+			.isThrownBy(() -> this.genericPlans.query("select * from no_such_table", Map.of(), (rs, n) -> 1));
+		assertThat(this.jdbc.sql(PLAN_CACHE_MODE).query(String.class).single()).isEqualTo("auto");
+	}
+
+	@Test
 	void insideTheCallersTransactionNothingIsSet() {
 		String inside = this.transactions.inTransaction(() -> {
-			String mode = this.genericPlans.run(() -> this.jdbc.sql(PLAN_CACHE_MODE).query(String.class).single());
+			String mode = this.genericPlans.query(PLAN_CACHE_MODE, Map.of(), (rs, n) -> rs.getString(1)).getFirst();
 			// Still the caller's transaction, still usable.
 			return mode + "/" + this.jdbc.sql(PLAN_CACHE_MODE).query(String.class).single();
 		});
@@ -68,7 +79,8 @@ class GenericPlansTests {
 		try {
 			JdbcClient oneConnection = JdbcClient.create(connection);
 			ItemViews views = new ItemViews(oneConnection,
-					new GenericPlans(new Transactions(new DataSourceTransactionManager(connection)), oneConnection));
+					new GenericPlans(new Transactions(new DataSourceTransactionManager(connection)), oneConnection,
+							new NamedParameterJdbcTemplate(connection)));
 
 			for (int i = 0; i < 12; i++) {
 				assertThat(views.load(ids)).hasSize(2);
@@ -76,7 +88,7 @@ class GenericPlansTests {
 
 			List<long[]> plans = oneConnection.sql("""
 					select custom_plans, generic_plans from pg_prepared_statements
-					where statement like 'select i.*%' and statement like '%where i.id = any(%'
+					where statement like '%select i.*%' and statement like '%where i.id = any(%'
 					""")
 				.query((rs, n) -> new long[] { rs.getLong("custom_plans"), rs.getLong("generic_plans") })
 				.list();
