@@ -1,13 +1,9 @@
 package dev.workgraph.support;
 
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.util.List;
 import java.util.Map;
 
 import org.springframework.jdbc.core.RowMapper;
-import org.springframework.jdbc.core.RowMapperResultSetExtractor;
-import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -22,11 +18,11 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * again, at 0.5 to 1.5 ms of server CPU each, more than running them (docs/adr/0014).
  *
  * <p>
- * The setting travels with the query, in the same round trip: the two statements are sent
- * together and PostgreSQL runs them in one implicit transaction, at whose end the setting
- * lapses, so the pooled connection is left as it was (behind PgBouncer in transaction
- * mode too). Inside a caller's transaction the query runs as that transaction plans it: a
- * setting there would outlive the query.
+ * The setting goes ahead of the query in the same round trip ({@link OneRoundTrip}): the
+ * two are one implicit transaction, at whose end the setting lapses, so the pooled
+ * connection is left as it was (behind PgBouncer in transaction mode too). Inside a
+ * caller's transaction the query runs as that transaction plans it: a setting there would
+ * outlive the query.
  */
 @Repository
 public class GenericPlans {
@@ -35,23 +31,23 @@ public class GenericPlans {
 	public static final String FORCE = "set local plan_cache_mode = force_generic_plan";
 
 	/**
-	 * The setting as the query sent ahead of another in the same round trip.
+	 * The setting as a query, sent ahead of another in the same round trip.
 	 * {@code set_config(..., true)} lasts until the end of the transaction, as
 	 * {@code SET LOCAL} does, but unlike it does not warn (in the server's log, at every
 	 * call) outside an explicit transaction block.
 	 */
-	public static final String FORCE_FOR_NEXT = "select set_config('plan_cache_mode', 'force_generic_plan', true);\n";
+	public static final String FORCE_FOR_NEXT = "select set_config('plan_cache_mode', 'force_generic_plan', true)";
 
 	private final Transactions transactions;
 
 	private final JdbcClient jdbc;
 
-	private final NamedParameterJdbcTemplate named;
+	private final OneRoundTrip oneRoundTrip;
 
-	public GenericPlans(Transactions transactions, JdbcClient jdbc, NamedParameterJdbcTemplate named) {
+	public GenericPlans(Transactions transactions, JdbcClient jdbc, OneRoundTrip oneRoundTrip) {
 		this.transactions = transactions;
 		this.jdbc = jdbc;
-		this.named = named;
+		this.oneRoundTrip = oneRoundTrip;
 	}
 
 	/** The rows of {@code sql} with {@code params}, as {@code rows} maps them. */
@@ -59,17 +55,8 @@ public class GenericPlans {
 		if (TransactionSynchronizationManager.isActualTransactionActive()) {
 			return this.jdbc.sql(sql).params(params).query(rows).list();
 		}
-		return this.transactions
-			.retryingLockRaces(() -> this.named.execute(FORCE_FOR_NEXT + sql, params, (PreparedStatement statement) -> {
-				statement.execute();
-				// The first result is the setting's; the query's is the next.
-				if (!statement.getMoreResults()) {
-					throw new IllegalStateException("No rows came back from " + sql);
-				}
-				try (ResultSet result = statement.getResultSet()) {
-					return new RowMapperResultSetExtractor<>(rows).extractData(result);
-				}
-			}));
+		return this.transactions.retryingLockRaces(
+				() -> this.oneRoundTrip.query(FORCE_FOR_NEXT, (rs, n) -> null, sql, rows, params).second());
 	}
 
 }

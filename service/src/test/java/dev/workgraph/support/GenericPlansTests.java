@@ -80,7 +80,7 @@ class GenericPlansTests {
 			JdbcClient oneConnection = JdbcClient.create(connection);
 			ItemViews views = new ItemViews(oneConnection,
 					new GenericPlans(new Transactions(new DataSourceTransactionManager(connection)), oneConnection,
-							new NamedParameterJdbcTemplate(connection)));
+							new OneRoundTrip(new NamedParameterJdbcTemplate(connection))));
 
 			for (int i = 0; i < 12; i++) {
 				assertThat(views.load(ids)).hasSize(2);
