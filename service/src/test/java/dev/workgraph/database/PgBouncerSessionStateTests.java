@@ -8,13 +8,21 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
+import dev.workgraph.support.GenericPlans;
+import dev.workgraph.support.OneRoundTrip;
 import dev.workgraph.testing.PgBouncer;
 import dev.workgraph.testing.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,6 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * connection, or is missing from one's own.
  */
 class PgBouncerSessionStateTests {
+
+	private static final String PLAN_CACHE_MODE = "select current_setting('plan_cache_mode')";
 
 	private static PgBouncer pgBouncer;
 
@@ -95,6 +105,48 @@ class PgBouncerSessionStateTests {
 				statement.execute("select pg_terminate_backend(pid) from pg_locks"
 						+ " where locktype = 'advisory' and objid = 434343");
 			}
+		}
+	}
+
+	/**
+	 * The plan setting the service sends with a hot query (GenericPlans) is local to the
+	 * implicit transaction the two make, so it ends there, whichever client is handed
+	 * that server connection next; the same setting made with a plain {@code SET} stays
+	 * on the server connection for whoever comes next.
+	 */
+	@Test
+	void aSettingSentWithItsQueryEndsWithItWhereASessionSettingStays() throws SQLException {
+		try (Connection a = connect(); Connection b = connect()) {
+			OneRoundTrip sendingTogether = new OneRoundTrip(
+					new NamedParameterJdbcTemplate(new SingleConnectionDataSource(a, true)));
+			Set<String> seenByB = new HashSet<>();
+			for (int i = 0; i < 20; i++) {
+				List<String> inside = sendingTogether
+					.query(GenericPlans.FORCE_FOR_NEXT, (rs, n) -> null, PLAN_CACHE_MODE, (rs, n) -> rs.getString(1),
+							Map.of())
+					.second();
+				assertThat(inside).containsExactly("force_generic_plan");
+				seenByB.add(planCacheMode(b));
+			}
+			assertThat(seenByB).as("plan_cache_mode seen by another client").containsExactly("auto");
+
+			try (Statement statement = a.createStatement()) {
+				statement.execute("set plan_cache_mode = force_generic_plan");
+			}
+			for (int i = 0; i < 20 && seenByB.size() == 1; i++) {
+				seenByB.add(planCacheMode(b));
+				planCacheMode(a);
+			}
+			// It stays on this class's PgBouncer's server connections, which end with it.
+			assertThat(seenByB).as("a session SET reaches another client").contains("force_generic_plan");
+		}
+	}
+
+	private static String planCacheMode(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement();
+				ResultSet rs = statement.executeQuery(PLAN_CACHE_MODE)) {
+			rs.next();
+			return rs.getString(1);
 		}
 	}
 
