@@ -277,7 +277,7 @@ public class Bench {
 		long t0 = System.nanoTime();
 		s.awaitHealthy(Duration.ofSeconds(180));
 		this.service = s;
-		this.pg = new Pg(db, this.sql.sessionOptions());
+		this.pg = new Pg(db);
 		this.fixtures = new Fixtures(this.pg);
 		this.fixtures.install();
 		List<String> workers = new ArrayList<>(WRK_WORKERS);

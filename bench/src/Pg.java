@@ -13,16 +13,8 @@ final class Pg {
 
 	final String db;
 
-	/** PGOPTIONS for pgbench's sessions (the service's plan setting, see Sql); null for none. */
-	private final String pgbenchOptions;
-
 	Pg(String db) {
-		this(db, null);
-	}
-
-	Pg(String db, String pgbenchOptions) {
 		this.db = db;
-		this.pgbenchOptions = pgbenchOptions;
 	}
 
 	static void createDatabase(String db) throws IOException, InterruptedException {
@@ -77,11 +69,7 @@ final class Pg {
 		List<String> cmd = new ArrayList<>(List.of("pgbench", "-h", HOST, "-U", "postgres", "-n", "-M", "prepared",
 				"-c", String.valueOf(clients), "-j", String.valueOf(Math.min(clients, 2)), "-T",
 				String.valueOf(seconds), "-f", script.toString(), this.db));
-		ProcessBuilder builder = new ProcessBuilder(cmd).redirectErrorStream(true);
-		if (this.pgbenchOptions != null) {
-			builder.environment().put("PGOPTIONS", this.pgbenchOptions);
-		}
-		Process p = builder.start();
+		Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
 		started.accept(p.pid());
 		String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
 		p.waitFor();

@@ -55,8 +55,8 @@ final class Sql {
 	final String claimView;
 
 	/**
-	 * The plan setting the service sends ahead of a lone claim in the same round trip; null
-	 * for none.
+	 * The plan setting the service sends ahead of a lone claim (in the same round trip);
+	 * null for none.
 	 */
 	final String genericPlans;
 
@@ -139,35 +139,25 @@ final class Sql {
 	}
 
 	/**
-	 * The claim as one statement, its lease id and epoch kept in pgbench variables
-	 * c_lease_id / c_epoch by {@code \gset}; run under the plan setting the service sends
-	 * with it (see {@link #sessionOptions}). The lease id is UUIDv7-shaped (Fixtures'
-	 * bench_uuid7), as the service's are, so the lease and history keys grow at their right
-	 * edge on both sides; the worker id is per client.
+	 * The claim as one statement, after the plan setting the service sends before it
+	 * (when statements.properties names one), in one transaction: pgbench cannot send the
+	 * two in one round trip as the service does (a prepared statement holds one command;
+	 * pipeline mode refuses {@code \gset}), so the raw claim pays two round trips more, and
+	 * giving its sessions the setting instead would impose it on the completion's
+	 * statements too, which the service leaves to PostgreSQL. Its lease id and epoch are
+	 * kept in pgbench variables c_lease_id / c_epoch by {@code \gset}. The lease id is
+	 * UUIDv7-shaped (Fixtures' bench_uuid7), as the service's are, so the lease and
+	 * history keys grow at their right edge on both sides; the worker id is per client.
 	 */
 	String claimScript() {
 		String claim = bind(this.claim, Map.of("leaseId", "bench_uuid7(clock_timestamp())", "workerId",
 				"('raw-' || :client_id::text)", "leaseSeconds", LEASE_SECONDS, "continuitySeconds", CONTINUITY_SECONDS))
 				+ "\n\\gset c_\n";
-		String setting = (this.genericPlans != null) ? " (under " + this.sources.get("genericPlans") + ")" : "";
-		return "-- " + this.sources.get("claim") + setting + "\n" + claim;
-	}
-
-	/**
-	 * PGOPTIONS for pgbench's sessions: the plan setting the service sends in the same round
-	 * trip as its claim ({@code set_config(name, value, true)}), as a session setting,
-	 * since pgbench cannot send a setting and a {@code \gset} query together (a prepared
-	 * statement holds one command; pipeline mode refuses {@code \gset}). Null for none.
-	 */
-	String sessionOptions() {
 		if (this.genericPlans == null) {
-			return null;
+			return "-- " + this.sources.get("claim") + "\n" + claim;
 		}
-		Matcher m = Pattern.compile("set_config\\('([a-z_]+)', '([a-z_]+)', true\\)").matcher(this.genericPlans);
-		if (!m.find()) {
-			throw new IllegalStateException("no set_config(name, value, true) in " + this.genericPlans);
-		}
-		return "-c " + m.group(1) + "=" + m.group(2);
+		return "-- " + this.sources.get("genericPlans") + " + " + this.sources.get("claim") + " in one transaction\nbegin;\n"
+				+ this.genericPlans + ";\n" + claim + "end;\n";
 	}
 
 	/** LeaseCommands.complete: one transaction, the item locked first, then the fenced completion. */

@@ -17,9 +17,9 @@ import org.springframework.stereotype.Repository;
  * still runs them one after the other, the second with a snapshot taken after the first,
  * and stops at the first that fails. Outside a transaction the two are one implicit
  * transaction, which is what {@link GenericPlans} needs: a setting local to it, in force
- * for the second query, without a transaction of Spring's (its BEGIN, COMMIT and
- * connection handling cost more than the query). Inside a transaction they are two
- * statements of it.
+ * for the second query, without a transaction of Spring's around it (its BEGIN and COMMIT
+ * round trips and connection handling). Inside a transaction they are two statements of
+ * it.
  */
 @Repository
 public class OneRoundTrip {

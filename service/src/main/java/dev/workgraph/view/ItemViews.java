@@ -135,9 +135,10 @@ public class ItemViews {
 		}
 		Map<UUID, ItemView> found = new HashMap<>();
 		// Every completion and release answers with one: see GenericPlans.
+		boolean one = ids.size() == 1;
 		this.genericPlans
-			.query((ids.size() == 1) ? ITEM_VIEW_BY_ID : ITEM_VIEWS_BY_ID,
-					(ids.size() == 1) ? Map.of("id", ids.getFirst()) : Map.of("ids", SqlArrays.uuids(ids)),
+			.query(one ? ITEM_VIEW_BY_ID : ITEM_VIEWS_BY_ID,
+					one ? Map.of("id", ids.getFirst()) : Map.of("ids", SqlArrays.uuids(ids)),
 					(rs, n) -> view(ItemRow.map(rs, n), Parts.map(rs)))
 			.forEach((view) -> found.put(view.id(), view));
 		return ids.stream().map(found::get).filter(Objects::nonNull).toList();

@@ -37,7 +37,8 @@ import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
  * (400), not a type mismatch, and trailing garbage after a valid prefix is caught even
  * when binding would have stopped early. Each step's failure is explained by
  * {@link JsonProblems}. A body must be strict UTF-8 unless its Content-Type names another
- * charset. Bodies are at most 10 MiB (see {@link RequestSizeLimitFilter}).
+ * charset. Bodies are at most 10 MiB (see {@link RequestSizeLimitFilter}). Answers are
+ * written whole, with their length (see {@link #writeInternal}).
  */
 class StrictJsonHttpMessageConverter extends JacksonJsonHttpMessageConverter {
 
