@@ -1,5 +1,6 @@
 package dev.workgraph.web;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -9,6 +10,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.AppenderBase;
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.Eventually;
 import dev.workgraph.testing.ServiceTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -112,6 +114,7 @@ class RequestIdTests extends ServiceTest {
 		assertThat(stale.code()).isEqualTo("lease_ended");
 
 		for (String requestId : List.of("claim-1", "complete-1", "stale-1")) {
+			awaitRequestLogLine(requestId);
 			List<ILoggingEvent> lines = linesOf(requestId);
 			// At least the request log's line; whatever else was logged for it carries
 			// the
@@ -126,6 +129,7 @@ class RequestIdTests extends ServiceTest {
 		// behind.
 		this.events.clear();
 		get("/items", "later-1");
+		awaitRequestLogLine("later-1");
 		assertThat(linesOf("later-1"))
 			.allSatisfy((line) -> assertThat(line.getMDCPropertyMap()).doesNotContainKeys("leaseId", "itemId"));
 	}
@@ -140,7 +144,8 @@ class RequestIdTests extends ServiceTest {
 		JsonNode claim = this.api.post("/claims", Map.of("workerId", BODY_SECRET), headers).body();
 		this.api.post("/leases/" + leaseId(claim) + "/complete",
 				Map.of("epoch", epoch(claim), "result", Map.of("k", BODY_SECRET)), headers);
-		assertThat(linesOf("secret-1")).isNotEmpty();
+		Eventually.until("the request log lines of all six requests", Duration.ofSeconds(5), Duration.ofMillis(10),
+				() -> requestLogLines("secret-1") == 6);
 		assertThat(this.events).allSatisfy((event) -> {
 			String text = event.getFormattedMessage() + " " + event.getMDCPropertyMap()
 					+ ((event.getThrowableProxy() != null) ? " " + event.getThrowableProxy().getMessage() : "");
@@ -150,6 +155,19 @@ class RequestIdTests extends ServiceTest {
 
 	private Api.Response get(String path, String requestId) {
 		return this.api.raw("GET", path, null, Map.of("X-Request-Id", requestId));
+	}
+
+	/**
+	 * An answer leaves whole before its request's line is logged (RequestIdFilter logs
+	 * after the chain returns), so the client may read it first.
+	 */
+	private void awaitRequestLogLine(String requestId) {
+		Eventually.until("the request log line of " + requestId, Duration.ofSeconds(5), Duration.ofMillis(10),
+				() -> requestLogLines(requestId) > 0);
+	}
+
+	private long requestLogLines(String requestId) {
+		return linesOf(requestId).stream().filter((event) -> event.getLoggerName().endsWith("RequestLog")).count();
 	}
 
 	private List<ILoggingEvent> linesOf(String requestId) {
