@@ -15,10 +15,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A lease-ending call locks its item through the lease by the lease's key, whatever the
  * statistics of {@code leases} say. Analyzed while empty (a quiet moment, or the bench's
- * vacuum before a point), they price every way into the table alike, and the plan read
- * the whole one-active-lease-per-item index instead, filtering on the lease id: every
- * active lease for every completion (docs/performance.md, "The lone claim in one round
- * trip").
+ * vacuum before a point; {@link #statisticsSayLeasesIsEmpty}), they price every way into
+ * the table alike, and the plan read the whole one-active-lease-per-item index instead,
+ * filtering on the lease id: every active lease for every completion
+ * (docs/performance.md, "The lone claim in one round trip").
  */
 class ItemLockPlanTests extends LeaseTestSupport {
 
@@ -38,17 +38,6 @@ class ItemLockPlanTests extends LeaseTestSupport {
 
 		assertThat(QueryPlans.rowsRead(plan, "leases")).as("leases read to lock one lease's item, %d active", ACTIVE)
 			.isEqualTo(1);
-	}
-
-	/** Many pages, analyzed with no live row in them: as a drained burst leaves it. */
-	private void statisticsSayLeasesIsEmpty() {
-		leasedItems(ACTIVE, "+ interval '1 hour'");
-		this.jdbc.sql("delete from leases").update();
-		this.jdbc.sql("delete from work_items").update();
-		this.jdbc.sql("vacuum analyze leases").update();
-		assertThat(this.jdbc.sql("select reltuples = 0 and relpages > 0 from pg_class where relname = 'leases'")
-			.query(Boolean.class)
-			.single()).as("the statistics describe an empty table of many pages").isTrue();
 	}
 
 }

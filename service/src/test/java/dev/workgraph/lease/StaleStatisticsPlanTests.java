@@ -110,20 +110,6 @@ class StaleStatisticsPlanTests extends LeaseTestSupport {
 			.isLessThanOrEqualTo(10);
 	}
 
-	/**
-	 * The leases table analyzed while it held dead rows only, as autovacuum leaves it
-	 * after the leases of a burst have ended.
-	 */
-	private void statisticsSayLeasesIsEmpty() {
-		leasedItems(BURST, "- interval '1 minute'");
-		this.jdbc.sql("delete from leases").update();
-		this.jdbc.sql("update work_items set status = 'cancelled', closed_at = now()").update();
-		this.jdbc.sql("analyze leases").update();
-		assertThat(this.jdbc.sql("select reltuples from pg_class where relname = 'leases'").query(Float.class).single())
-			.as("the statistics describe an empty table")
-			.isZero();
-	}
-
 	/** EXPLAIN ANALYZE of the statement planned as the reaper plans its batches. */
 	private JsonNode explainAndRollBack(String statement, String... settings) {
 		List<String> all = new ArrayList<>(List.of(ExpiredLeases.PLAN_FOR_THE_TABLES_AS_THEY_ARE));
