@@ -126,8 +126,8 @@ class LeaseCommands {
 	}
 
 	/**
-	 * One statement (in a transaction of its own that keeps it to its generic plan, see
-	 * GenericPlans).
+	 * One statement, sent in one round trip with the setting that keeps it to its generic
+	 * plan (see GenericPlans).
 	 *
 	 * <p>
 	 * The statement locks every candidate it looks at (the best item of each requested
@@ -245,8 +245,8 @@ class LeaseCommands {
 	/**
 	 * Completions concurrent with this one are committed together (group commit,
 	 * docs/adr/0009), each fenced on its own; their item views are read together after
-	 * the commit. A completion that runs alone reads its item's view in its own
-	 * statement.
+	 * the commit. A completion that runs alone gets its item's view from the completion
+	 * statement itself.
 	 */
 	LeaseAndItem complete(UUID leaseId, long epoch, JsonNode result) {
 		LeaseEndings.Completing request = new LeaseEndings.Completing(leaseId, epoch, Json.textOrNull(result));

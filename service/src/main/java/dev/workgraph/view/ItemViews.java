@@ -134,7 +134,7 @@ public class ItemViews {
 			return List.of();
 		}
 		Map<UUID, ItemView> found = new HashMap<>();
-		// Every completion and release answers with one: see GenericPlans.
+		// Releases and group-committed completions answer with one: see GenericPlans.
 		boolean one = ids.size() == 1;
 		this.genericPlans
 			.query(one ? ITEM_VIEW_BY_ID : ITEM_VIEWS_BY_ID,
