@@ -47,10 +47,14 @@ class BatchFencing {
 		.replace(":epoch", "x.epoch");
 
 	/**
-	 * Finds the requests' leases by primary key. Without it the planner joins the
-	 * requests to {@code leases} as its statistics suggest, and they usually describe a
-	 * nearly empty table (it holds only active leases and is analyzed between bursts):
-	 * then every active lease is read for every batch.
+	 * Names the requests' leases by key to the statements that change them. Without it
+	 * the planner joins the requests to {@code leases} as its statistics suggest, and
+	 * they usually describe a nearly empty table (it holds only active leases and is
+	 * analyzed between bursts): then the join returned every active lease for every
+	 * batch. With it a statement returns only the requests' leases, but under those
+	 * statistics it may still read every active lease to find them: the table an UPDATE
+	 * or DELETE changes cannot be looked up request by request as
+	 * {@link #LOCK_ITEMS_OF_LEASES} looks it up.
 	 */
 	private static final String LEASES_OF_REQUESTS = "l.id = any(" + LEASE_IDS + ")";
 
@@ -61,17 +65,20 @@ class BatchFencing {
 	 * Locks the items of the requests' leases that are still active, in item id order so
 	 * that two batches sharing items wait for each other instead of deadlocking (the same
 	 * order {@code ADJUST_BLOCKERS} locks in); says for each whether the guard holds.
+	 * Each request looks its lease up on its own, by its key, as the lone lock does
+	 * ({@link Fencing#LOCK_ITEM_OF_LEASE}): joined with the leases as a set, under
+	 * statistics that say {@code leases} is empty, the plan read every active lease and
+	 * compared each with every request.
 	 */
 	static final String LOCK_ITEMS_OF_LEASES = """
 			with %s
 			select x.position, %s, (%s) as current
 			from requests x
-			join leases l on l.id = x.lease_id
+			cross join lateral (select * from leases where id = x.lease_id limit 1) l
 			join work_items w on w.id = l.item_id
-			where %s
 			order by w.id
 			for no key update of w
-			""".formatted(REQUESTS, LockedItem.columns("w"), REQUEST_IS_CURRENT, LEASES_OF_REQUESTS);
+			""".formatted(REQUESTS, LockedItem.columns("w"), REQUEST_IS_CURRENT);
 
 	/**
 	 * Completes the items under the requests' current leases, each with its own result:
