@@ -65,20 +65,19 @@ class BatchFencing {
 	 * Locks the items of the requests' leases that are still active, in item id order so
 	 * that two batches sharing items wait for each other instead of deadlocking (the same
 	 * order {@code ADJUST_BLOCKERS} locks in); says for each whether the guard holds.
-	 * Each request looks its lease up on its own, by its key, as the lone lock does
-	 * ({@link Fencing#LOCK_ITEM_OF_LEASE}): joined with the leases as a set, under
-	 * statistics that say {@code leases} is empty, the plan read every active lease and
-	 * compared each with every request.
+	 * Each request looks its lease up on its own ({@link Fencing#leaseByKey}): joined
+	 * with the leases as a set, the plan also compared every active lease with every
+	 * request.
 	 */
 	static final String LOCK_ITEMS_OF_LEASES = """
 			with %s
 			select x.position, %s, (%s) as current
 			from requests x
-			cross join lateral (select * from leases where id = x.lease_id limit 1) l
+			cross join lateral %s l
 			join work_items w on w.id = l.item_id
 			order by w.id
 			for no key update of w
-			""".formatted(REQUESTS, LockedItem.columns("w"), REQUEST_IS_CURRENT);
+			""".formatted(REQUESTS, LockedItem.columns("w"), REQUEST_IS_CURRENT, Fencing.leaseByKey("x.lease_id"));
 
 	/**
 	 * Completes the items under the requests' current leases, each with its own result:

@@ -43,19 +43,27 @@ public class Fencing {
 	public static final String LEASE_IS_CURRENT = "l.id = :leaseId and l.epoch = :epoch and l.expires_at > now()";
 
 	/**
+	 * The active lease whose id is {@code id} (a parameter or a column of an outer row),
+	 * looked up on its own, by its key, for a join. Joined directly, with {@code leases}
+	 * analyzed while empty (every way in priced alike), plans read the whole
+	 * one-active-lease-per-item index instead, whose order could serve the join, and
+	 * filtered it on the id: every active lease for every lookup. The LIMIT keeps the
+	 * lookup from being merged into the join.
+	 */
+	static String leaseByKey(String id) {
+		return "(select * from leases where id = " + id + " limit 1)";
+	}
+
+	/**
 	 * Locks the item of the lease (if the lease is still active) and says whether the
-	 * guard holds now. The lease is looked up on its own, by its key: joined directly,
-	 * with {@code leases} analyzed while empty (every way in priced alike), the plan read
-	 * the whole one-active-lease-per-item index instead, whose order could serve the
-	 * join, and filtered it on the id. The LIMIT keeps the lookup from being merged into
-	 * the join.
+	 * guard holds now.
 	 */
 	static final String LOCK_ITEM_OF_LEASE = """
 			select %s, (%s) as current
-			from (select * from leases where id = :leaseId limit 1) l
+			from %s l
 			join work_items w on w.id = l.item_id
 			for no key update of w
-			""".formatted(LockedItem.columns("w"), LEASE_IS_CURRENT);
+			""".formatted(LockedItem.columns("w"), LEASE_IS_CURRENT, leaseByKey(":leaseId"));
 
 	/**
 	 * Ends the lease if it is current, writing its single history row; any outcome but an
