@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.workgraph.input.Json;
 import dev.workgraph.item.Cancellation;
 import dev.workgraph.item.LockedItem;
@@ -17,11 +18,13 @@ import dev.workgraph.item.ReadyWaiters;
 import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.problem.InvalidRequest;
+import dev.workgraph.problem.Problems;
 import dev.workgraph.support.Transactions;
 import dev.workgraph.support.Uuid7;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
 import dev.workgraph.view.LeaseViews;
+import io.swagger.v3.oas.annotations.media.Schema;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.stereotype.Service;
@@ -258,6 +261,26 @@ class LeaseCommands {
 	}
 
 	/**
+	 * The completion, then, once it is committed, a claim for the worker that held the
+	 * lease ({@code claimNext}). Two transactions on purpose: the completion stands
+	 * whatever the claim finds, and each keeps its own batching (group commit, coalesced
+	 * claims). The claim's settings are checked before anything is written; a claim that
+	 * fails after the commit is answered beside the completion, not instead of it, so the
+	 * worker never takes a completed item for a failed one.
+	 */
+	Completed completeAndClaim(UUID leaseId, long epoch, JsonNode result, NextClaim next) {
+		leaseSeconds(next.leaseSeconds());
+		LeaseAndItem completed = complete(leaseId, epoch, result);
+		try {
+			Optional<LeaseAndItem> claimed = claim(completed.lease().workerId(), next.queues(), next.leaseSeconds());
+			return new Completed(completed.lease(), completed.item(), claimed, null);
+		}
+		catch (RuntimeException ex) {
+			return new Completed(completed.lease(), completed.item(), Optional.empty(), Problems.of(ex));
+		}
+	}
+
+	/**
 	 * {@code POST /completions}: each entry fenced and answered on its own, committed
 	 * together. The answer is the lease alone, so no item view is read.
 	 */
@@ -343,6 +366,25 @@ class LeaseCommands {
 	 * answer.
 	 */
 	record LeaseAndItem(LeaseView lease, ItemView item) {
+	}
+
+	/**
+	 * The answer of {@code POST /leases/{id}/complete}: the ended lease and its item and,
+	 * when {@code claimNext} was asked, {@code next}. {@code next} is null in Java when
+	 * it was not asked (the member is left out) and empty when nothing was ready (written
+	 * as null); {@code nextProblem} is there only when the claim failed after the
+	 * completion was committed.
+	 */
+	record Completed(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) LeaseView lease,
+			@Schema(requiredMode = Schema.RequiredMode.REQUIRED) ItemView item,
+			@Schema(description = "The next claim, when `claimNext` was asked: null when nothing was ready or the claim failed; left out when not asked.") @JsonInclude(JsonInclude.Include.NON_NULL) Optional<LeaseAndItem> next,
+			@Schema(description = "Only when the next claim failed after the completion was committed: the problem that claim would have answered.",
+					ref = "#/components/schemas/Problem") @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, Object> nextProblem) {
+
+		static Completed alone(LeaseAndItem completed) {
+			return new Completed(completed.lease(), completed.item(), null, null);
+		}
+
 	}
 
 	/** The lanes of group commit: requests of one lane are committed together. */

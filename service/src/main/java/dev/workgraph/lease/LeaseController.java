@@ -45,9 +45,12 @@ class LeaseController {
 	}
 
 	@PostMapping("/complete")
-	LeaseCommands.LeaseAndItem complete(@PathVariable UUID leaseId, @Valid @RequestBody CompleteRequest request) {
+	LeaseCommands.Completed complete(@PathVariable UUID leaseId, @Valid @RequestBody CompleteRequest request) {
 		this.holders.requireCallerHolds(leaseId);
-		return this.leases.complete(leaseId, request.epoch(), request.result());
+		if (request.claimNext() == null) {
+			return LeaseCommands.Completed.alone(this.leases.complete(leaseId, request.epoch(), request.result()));
+		}
+		return this.leases.completeAndClaim(leaseId, request.epoch(), request.result(), request.claimNext());
 	}
 
 	@PostMapping("/release")

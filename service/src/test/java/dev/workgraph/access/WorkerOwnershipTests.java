@@ -74,6 +74,31 @@ class WorkerOwnershipTests extends SecuredServiceTest {
 	}
 
 	/**
+	 * {@code claimNext} claims for the lease's holder: an impostor's completion with it
+	 * is 403 and claims nothing; the holder's next lease is its own.
+	 */
+	@Test
+	void theNextClaimOfACompletionIsTheHoldersOwn() {
+		itemIn("relay");
+		itemIn("relay");
+		Api alice = worker("alice");
+		Api bob = worker("bob");
+		JsonNode claim = alice.post("/claims", Map.of("queues", List.of("relay"))).body();
+		String complete = "/leases/" + leaseId(claim) + "/complete";
+		Map<String, Object> chained = Map.of("epoch", epoch(claim), "claimNext", Map.of("queues", List.of("relay")));
+		assertThat(bob.post(complete, chained).code()).isEqualTo("forbidden");
+		assertThat(count("select count(*) from leases")).isEqualTo(1);
+		assertThat(count("select count(*) from ready_items")).isEqualTo(1);
+
+		Api.Response answer = alice.post(complete, chained);
+		assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
+		assertThat(answer.body().path("next").path("lease").path("workerId").asString()).isEqualTo("alice");
+		String nextLease = "/leases/" + answer.body().path("next").path("lease").path("id").asString();
+		assertThat(alice.get(nextLease).status()).isEqualTo(200);
+		assertThat(bob.get(nextLease).code()).isEqualTo("forbidden");
+	}
+
+	/**
 	 * Many impostors race the holder on the same leases: every impostor's call is 403,
 	 * every holder's call lands, and the history shows only the holder's outcomes.
 	 */

@@ -68,6 +68,8 @@ class ReadmeWalkthroughTests extends ServiceTest {
 			assertThat(output).contains("\"outcome\": \"decomposed\"");
 			assertThat(output).contains("\"resolution\": \"Staging only this week.\"");
 			assertThat(output).doesNotContain("\"item\": null");
+			assertThat(output).contains("{\"completed\":\"Thumbnail 4\",\"next\":\"Thumbnail 5\"}")
+				.contains("{\"completed\":\"Thumbnail 5\",\"next\":null}");
 		}
 		assertThat(count("select count(*) from work_items where title = 'Migrate the billing service' "
 				+ "and status = 'blocked'"))
