@@ -126,6 +126,17 @@ class JsonRoundTripTests {
 	}
 
 	@Test
+	void nextClaimsSendOnlyWhatWasGiven() {
+		assertThat(json(NextClaim.fromAnyQueue())).isEqualTo("{}");
+		NextClaim next = NextClaim.fromAnyQueue().withQueues("a", "b").withLeaseSeconds(60);
+		assertThat(json(next)).isEqualTo("{\"queues\":[\"a\",\"b\"],\"leaseSeconds\":60}");
+		assertThat(roundTrip(next, NextClaim.class)).isEqualTo(next);
+		// The worker and the wait are not the next claim's.
+		assertThat(json(NextClaim.like(ClaimRequest.forWorker("w").withLeaseSeconds(30).withWaitSeconds(20))))
+			.isEqualTo("{\"leaseSeconds\":30}");
+	}
+
+	@Test
 	void batchClaimRequests() {
 		BatchClaimRequest request = BatchClaimRequest.forWorker("w", 50).withQueues("q").withWaitSeconds(10);
 		assertThat(json(request)).isEqualTo("{\"workerId\":\"w\",\"queues\":[\"q\"],\"limit\":50,\"waitSeconds\":10}");
@@ -174,6 +185,24 @@ class JsonRoundTripTests {
 		IssuedToken issued = new IssuedToken(A, "agent", TokenRole.WORKER, "agent-7", "s3cret", T);
 		assertThat(roundTrip(issued, IssuedToken.class)).isEqualTo(issued);
 		assertThat(issued.toString()).doesNotContain("s3cret");
+	}
+
+	@Test
+	void aCompletionWithItsNextClaimRoundTrips() {
+		Lease lease = new Lease(A, B, "w", 2, T, T, T.plusSeconds(60), false, T.plusSeconds(5), LeaseOutcome.COMPLETED,
+				null);
+		Item item = Json.MAPPER.readValue("{\"id\":\"" + B + "\",\"title\":\"t\",\"status\":\"completed\"}",
+				Item.class);
+		Lease nextLease = new Lease(B, A, "w", 1, T, T, T.plusSeconds(60), true, null, null, null);
+		Item nextItem = Json.MAPPER.readValue("{\"id\":\"" + A + "\",\"title\":\"n\",\"status\":\"leased\"}",
+				Item.class);
+		CompletedWithNext withNext = new CompletedWithNext(lease, item,
+				java.util.Optional.of(new Claim(nextLease, nextItem)), null);
+		assertThat(roundTrip(withNext, CompletedWithNext.class)).isEqualTo(withNext);
+		CompletedWithNext failed = new CompletedWithNext(lease, item, java.util.Optional.empty(),
+				Problem.synthesized(503, "service_unavailable", "down"));
+		assertThat(roundTrip(failed, CompletedWithNext.class)).isEqualTo(failed);
+		assertThat(new CompletedWithNext(lease, item, null, null).next()).isEmpty();
 	}
 
 	@Test

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,6 +20,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.workgraph.client.problem.EpochMismatch;
 import dev.workgraph.client.problem.LeaseExpired;
 import dev.workgraph.client.problem.RateLimited;
 import dev.workgraph.client.problem.RequestInterrupted;
@@ -142,6 +144,112 @@ class WorkGraphClientHttpTests {
 					"/leases/" + this.leaseId + "/complete {\"epoch\":7}",
 					"/leases/" + this.leaseId + "/release {\"epoch\":7,\"reason\":\"not mine\"}",
 					"/leases/" + this.leaseId + "/cancel {\"epoch\":7}");
+	}
+
+	@Test
+	void aCompletionAsksForTheNextItemWithOnlyTheFieldsGiven() {
+		Map<String, Object> lease = FakeService.lease(this.leaseId, this.itemId, 7, Duration.ofSeconds(60));
+		this.service.on("POST", "/leases/.*/complete",
+				(request, answer) -> answer.json(200, withNext(FakeService.ended(lease, "completed"), null)));
+		WorkGraphClient client = client();
+		LeaseRef ref = LeaseRef.of(this.leaseId, 7);
+		client.completeAndClaimNext(ref, Map.of("ok", true), NextClaim.fromAnyQueue());
+		client.completeAndClaimNext(ref, null, NextClaim.fromAnyQueue().withQueues("a", "b").withLeaseSeconds(60));
+		client.completeAndClaimNext(ref, "done",
+				NextClaim.like(ClaimRequest.forWorker("w").withQueues("q").withWaitSeconds(30)));
+		client.complete(ref, "done");
+		assertThat(this.service.requests()).extracting((request) -> request.path() + " " + request.body())
+			.containsExactly(
+					"/leases/" + this.leaseId + "/complete {\"epoch\":7,\"result\":{\"ok\":true},\"claimNext\":{}}",
+					"/leases/" + this.leaseId
+							+ "/complete {\"epoch\":7,\"claimNext\":{\"queues\":[\"a\",\"b\"],\"leaseSeconds\":60}}",
+					"/leases/" + this.leaseId
+							+ "/complete {\"epoch\":7,\"result\":\"done\",\"claimNext\":{\"queues\":[\"q\"]}}",
+					"/leases/" + this.leaseId + "/complete {\"epoch\":7,\"result\":\"done\"}");
+		assertThatExceptionOfType(NullPointerException.class)
+			.isThrownBy(() -> client.completeAndClaimNext(ref, null, null));
+	}
+
+	@Test
+	void aCompletionAnswersWithTheNextClaim() {
+		Map<String, Object> lease = FakeService.lease(this.leaseId, this.itemId, 7, Duration.ofSeconds(60));
+		UUID nextLeaseId = UUID.randomUUID();
+		UUID nextItemId = UUID.randomUUID();
+		Map<String, Object> next = FakeService
+			.claim(FakeService.lease(nextLeaseId, nextItemId, 2, Duration.ofSeconds(60)), "leased");
+		this.service.on("POST", "/leases/.*/complete",
+				(request, answer) -> answer.json(200, withNext(FakeService.ended(lease, "completed"), next)));
+		CompletedWithNext completed = client().completeAndClaimNext(LeaseRef.of(this.leaseId, 7), "done",
+				NextClaim.fromAnyQueue());
+		assertThat(completed.lease().id()).isEqualTo(this.leaseId);
+		assertThat(completed.lease().outcome()).isEqualTo(LeaseOutcome.COMPLETED);
+		assertThat(completed.item().status()).isEqualTo(ItemStatus.COMPLETED);
+		assertThat(completed.ended()).isEqualTo(new EndedLease(completed.lease(), completed.item()));
+		assertThat(completed.next()).hasValueSatisfying((claim) -> {
+			assertThat(claim.lease().id()).isEqualTo(nextLeaseId);
+			assertThat(claim.lease().epoch()).isEqualTo(2);
+			assertThat(claim.lease().grantedLength()).isEqualTo(Duration.ofSeconds(60));
+			assertThat(claim.item().id()).isEqualTo(nextItemId);
+			assertThat(claim.item().status()).isEqualTo(ItemStatus.LEASED);
+		});
+		assertThat(completed.nextProblem()).isNull();
+		assertThat(completed.nextFailure()).isNull();
+	}
+
+	@Test
+	void aCompletionWithNothingReadyNextHasNoNextClaim() {
+		Map<String, Object> lease = FakeService.lease(this.leaseId, this.itemId, 7, Duration.ofSeconds(60));
+		this.service.on("POST", "/leases/.*/complete",
+				(request, answer) -> answer.json(200, withNext(FakeService.ended(lease, "completed"), null)));
+		CompletedWithNext completed = client().completeAndClaimNext(LeaseRef.of(this.leaseId, 7), null,
+				NextClaim.fromAnyQueue());
+		assertThat(completed.lease().outcome()).isEqualTo(LeaseOutcome.COMPLETED);
+		assertThat(completed.next()).isEmpty();
+		assertThat(completed.nextProblem()).isNull();
+		// A service that ignored claimNext answers without "next": nothing was claimed
+		// either.
+		this.service.on("POST", "/leases/.*/complete", (request, answer) -> answer.json(200,
+				FakeService.claim(FakeService.ended(lease, "completed"), "completed")));
+		assertThat(client().completeAndClaimNext(LeaseRef.of(this.leaseId, 7), null, NextClaim.fromAnyQueue()).next())
+			.isEmpty();
+	}
+
+	@Test
+	void aClaimThatFailedAfterTheCompletionComesAsNextProblem() {
+		Map<String, Object> lease = FakeService.lease(this.leaseId, this.itemId, 7, Duration.ofSeconds(60));
+		Map<String, Object> body = withNext(FakeService.ended(lease, "completed"), null);
+		body.put("nextProblem",
+				Map.of("type", "urn:workgraph:problem:service_unavailable", "title", "Service unavailable", "status",
+						503, "detail", "the database is unavailable", "code", "service_unavailable",
+						"retryAfterSeconds", 2));
+		this.service.on("POST", "/leases/.*/complete", (request, answer) -> answer.json(200, body));
+		CompletedWithNext completed = client().completeAndClaimNext(LeaseRef.of(this.leaseId, 7), null,
+				NextClaim.fromAnyQueue());
+		assertThat(completed.lease().outcome()).isEqualTo(LeaseOutcome.COMPLETED);
+		assertThat(completed.next()).isEmpty();
+		assertThat(completed.nextProblem()).satisfies((problem) -> {
+			assertThat(problem.status()).isEqualTo(503);
+			assertThat(problem.code()).isEqualTo("service_unavailable");
+			assertThat(problem.detail()).isEqualTo("the database is unavailable");
+			assertThat(problem.property("retryAfterSeconds").asInt()).isEqualTo(2);
+		});
+		assertThat(completed.nextFailure()).isInstanceOf(ServiceUnavailable.class)
+			.satisfies((failure) -> assertThat(failure.isTransient()).isTrue());
+	}
+
+	@Test
+	void aRefusedCompletionWithClaimNextThrowsAsAlways() {
+		this.service.on("POST", "/leases/.*/complete",
+				(request, answer) -> answer.problem(409, "epoch_mismatch", "superseded",
+						Map.of("leaseId", this.leaseId.toString(), "presentedEpoch", 1, "currentEpoch", 2), Map.of()));
+		assertThatExceptionOfType(EpochMismatch.class).isThrownBy(() -> client()
+			.completeAndClaimNext(LeaseRef.of(this.leaseId, 1), null, NextClaim.fromAnyQueue().withQueues("q")));
+	}
+
+	private static Map<String, Object> withNext(Map<String, Object> lease, Map<String, Object> next) {
+		Map<String, Object> body = new LinkedHashMap<>(FakeService.claim(lease, "completed"));
+		body.put("next", next);
+		return body;
 	}
 
 	@Test

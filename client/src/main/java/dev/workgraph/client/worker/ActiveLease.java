@@ -2,6 +2,7 @@ package dev.workgraph.client.worker;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +13,7 @@ import dev.workgraph.client.AttentionQuery;
 import dev.workgraph.client.AttentionRequest;
 import dev.workgraph.client.AttentionRequestPage;
 import dev.workgraph.client.Claim;
+import dev.workgraph.client.CompletedWithNext;
 import dev.workgraph.client.Decomposed;
 import dev.workgraph.client.EndedLease;
 import dev.workgraph.client.Item;
@@ -21,6 +23,7 @@ import dev.workgraph.client.LeaseOutcome;
 import dev.workgraph.client.LeaseRef;
 import dev.workgraph.client.NewAttentionRequest;
 import dev.workgraph.client.NewChild;
+import dev.workgraph.client.NextClaim;
 import dev.workgraph.client.WorkGraphClient;
 import dev.workgraph.client.problem.LeaseRejected;
 import dev.workgraph.client.problem.NotFound;
@@ -28,6 +31,7 @@ import dev.workgraph.client.problem.RateLimited;
 import dev.workgraph.client.problem.RequestInterrupted;
 import dev.workgraph.client.problem.RequestRejected;
 import dev.workgraph.client.problem.ServiceUnreachable;
+import dev.workgraph.client.problem.ValidationFailed;
 import dev.workgraph.client.problem.WorkGraphException;
 
 import static java.lang.System.Logger.Level.DEBUG;
@@ -552,8 +556,14 @@ final class ActiveLease implements LeaseContext {
 
 	// Running the handler
 
-	/** Runs the handler on the calling thread and settles the lease afterwards. */
-	void run(ItemHandler handler, FailurePolicy policy) {
+	/**
+	 * Runs the handler on the calling thread and settles the lease afterwards. When the
+	 * handler's return value completes the item, the completion asks for the slot's next
+	 * item as {@code nextClaims} says.
+	 * @return the next item claimed with the completion, for this slot to work on; null
+	 * if none
+	 */
+	Next run(ItemHandler handler, FailurePolicy policy, NextClaims nextClaims) {
 		synchronized (this) {
 			this.handlerThread = Thread.currentThread();
 			if (this.state == State.LOST) {
@@ -566,15 +576,15 @@ final class ActiveLease implements LeaseContext {
 				result = handler.handle(this);
 			}
 			catch (LeaseLost ex) {
-				return;
+				return null;
 			}
 			catch (Exception | AssertionError | LinkageError failure) {
 				failed(failure, policy);
-				return;
+				return null;
 			}
 			if (holds()) {
 				try {
-					complete(result);
+					return completeWithResult(result, nextClaims);
 				}
 				catch (LeaseLost ex) {
 					// told already
@@ -589,6 +599,7 @@ final class ActiveLease implements LeaseContext {
 			else if (result != null) {
 				Settings.LOG.log(DEBUG, "{0}: the handler's result was not sent: the lease is no longer held", this);
 			}
+			return null;
 		}
 		finally {
 			LeaseLost abandoned = null;
@@ -612,6 +623,43 @@ final class ActiveLease implements LeaseContext {
 
 	private synchronized boolean holds() {
 		return this.state == State.ACTIVE;
+	}
+
+	/**
+	 * Completes with the handler's result, settled like {@link #complete(Object)}; each
+	 * attempt asks for the slot's next item if {@code nextClaims} says so at that moment
+	 * (never once the worker is stopping). A refusal of {@code claimNext} itself (a
+	 * service that predates it) is followed by the plain completion at once.
+	 */
+	private Next completeWithResult(Object result, NextClaims nextClaims) {
+		Completed completed = end("complete", LeaseOutcome.COMPLETED, (client) -> {
+			NextClaim next = nextClaims.nextClaim();
+			if (next != null) {
+				long sentAt = this.settings.now();
+				try {
+					CompletedWithNext answer = client.completeAndClaimNext(ref(), result, next);
+					return new Completed(answer, true, sentAt, this.settings.now());
+				}
+				catch (ValidationFailed refused) {
+					if (!nextClaims.refusedClaimNext(refused)) {
+						throw refused;
+					}
+				}
+			}
+			return new Completed(withoutNext(client.complete(ref(), result)), false, 0, 0);
+		}, (ended) -> new Completed(withoutNext(endedLease(ended)), false, 0, 0));
+		if (!completed.askedNext()) {
+			return null;
+		}
+		nextClaims.answered(completed.answer());
+		return completed.answer()
+			.next()
+			.map((claim) -> new Next(claim, completed.sentAt(), completed.receivedAt()))
+			.orElse(null);
+	}
+
+	private static CompletedWithNext withoutNext(EndedLease ended) {
+		return new CompletedWithNext(ended.lease(), ended.item(), Optional.empty(), null);
 	}
 
 	private void failed(Throwable failure, FailurePolicy policy) {
@@ -765,6 +813,39 @@ final class ActiveLease implements LeaseContext {
 	@Override
 	public String toString() {
 		return "lease " + this.lease.id() + " (epoch " + this.lease.epoch() + ") of item " + this.item.id();
+	}
+
+	/**
+	 * What the completion with the handler's result sends as {@code claimNext}, and who
+	 * hears how that went: the worker's claim loop.
+	 */
+	interface NextClaims {
+
+		/** The {@code claimNext} to send with a completion now; null for none. */
+		NextClaim nextClaim();
+
+		/**
+		 * Whether a refusal of a completion with {@code claimNext} is about
+		 * {@code claimNext} itself; then the completion is sent again without it.
+		 */
+		boolean refusedClaimNext(ValidationFailed refusal);
+
+		/**
+		 * A completion with {@code claimNext} was answered (its next claim is handled).
+		 */
+		void answered(CompletedWithNext answer);
+
+	}
+
+	/**
+	 * A claim made with a completion, and when that completion was sent and answered
+	 * (monotonic nanoseconds): the lease began after the send.
+	 */
+	record Next(Claim claim, long sentAt, long receivedAt) {
+	}
+
+	/** The completion that counted, whether it asked for the next item, and its times. */
+	private record Completed(CompletedWithNext answer, boolean askedNext, long sentAt, long receivedAt) {
 	}
 
 }

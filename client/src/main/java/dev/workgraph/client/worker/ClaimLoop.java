@@ -12,6 +12,8 @@ import java.util.function.BiConsumer;
 
 import dev.workgraph.client.Claim;
 import dev.workgraph.client.ClaimRequest;
+import dev.workgraph.client.CompletedWithNext;
+import dev.workgraph.client.NextClaim;
 import dev.workgraph.client.problem.RequestRejected;
 import dev.workgraph.client.problem.ServiceUnreachable;
 import dev.workgraph.client.problem.ValidationFailed;
@@ -27,10 +29,19 @@ import static java.lang.System.Logger.Level.WARNING;
  * interval), hands the claim over, and backs off with jitter when the service is
  * unavailable. Against a service that does not know {@code waitSeconds} it polls with
  * back-off while nothing is ready.
+ *
+ * <p>
+ * It also says what a handler slot's completion asks for as {@code claimNext} (the same
+ * queues and lease length, never while stopping), and hears how that went: a completion
+ * that found nothing ready counts as an empty claim of its own (when polling, the loop
+ * pauses before its next claim), and one whose claim failed is reported like a failed
+ * claim.
  */
-final class ClaimLoop implements Runnable {
+final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
 
 	private static final AtomicBoolean POLLING_ANNOUNCED = new AtomicBoolean();
+
+	private static final AtomicBoolean PLAIN_COMPLETIONS_ANNOUNCED = new AtomicBoolean();
 
 	private final Settings settings;
 
@@ -42,6 +53,12 @@ final class ClaimLoop implements Runnable {
 
 	private final BiConsumer<Claim, long[]> dispatch;
 
+	private final NextClaim nextClaim;
+
+	private volatile boolean claimNextRefused;
+
+	private volatile boolean nothingReadyWithCompletion;
+
 	private volatile boolean stopping;
 
 	private volatile CompletableFuture<Optional<Claim>> inFlight;
@@ -52,14 +69,16 @@ final class ClaimLoop implements Runnable {
 	 * @param request the claim to send, with {@code waitSeconds} (null or 0: poll)
 	 * @param dispatch takes a claim and {send time, receive time}; owns one slot from
 	 * then on
+	 * @param claimNext whether completions may claim the slot's next item
 	 */
 	ClaimLoop(Settings settings, ClaimRequest request, Semaphore slots, Backoff idleBackoff,
-			BiConsumer<Claim, long[]> dispatch) {
+			BiConsumer<Claim, long[]> dispatch, boolean claimNext) {
 		this.settings = settings;
 		this.request = request;
 		this.slots = slots;
 		this.idleBackoff = idleBackoff;
 		this.dispatch = dispatch;
+		this.nextClaim = claimNext ? NextClaim.like(request) : null;
 		this.longPoll = request.waitSeconds() != null && request.waitSeconds() > 0;
 	}
 
@@ -76,6 +95,15 @@ final class ClaimLoop implements Runnable {
 			}
 			boolean handedOver = false;
 			try {
+				if (!this.longPoll && this.nothingReadyWithCompletion) {
+					// A completion's claimNext found nothing ready: that was this poll.
+					this.nothingReadyWithCompletion = false;
+					empty++;
+					sleep(this.idleBackoff.delay(empty, null, this.settings.random()));
+					if (this.stopping) {
+						continue;
+					}
+				}
 				long sentAt = this.settings.now();
 				Optional<Claim> claim = claimOnce();
 				long receivedAt = this.settings.now();
@@ -165,8 +193,40 @@ final class ClaimLoop implements Runnable {
 		sleep(delay);
 	}
 
+	// claimNext
+
+	@Override
+	public NextClaim nextClaim() {
+		return (this.stopping || this.claimNextRefused) ? null : this.nextClaim;
+	}
+
+	@Override
+	public boolean refusedClaimNext(ValidationFailed refusal) {
+		boolean aboutClaimNext = refusal.errors()
+			.stream()
+			.anyMatch((error) -> error.field().equals("claimNext") || error.field().startsWith("claimNext."));
+		if (aboutClaimNext && !this.claimNextRefused) {
+			this.claimNextRefused = true;
+			Settings.LOG.log(PLAIN_COMPLETIONS_ANNOUNCED.getAndSet(true) ? DEBUG : INFO,
+					"The service refused claimNext ({0}); completing without it, and claiming as usual",
+					refusal.getMessage());
+		}
+		return aboutClaimNext;
+	}
+
+	@Override
+	public void answered(CompletedWithNext answer) {
+		RequestRejected failure = answer.nextFailure();
+		this.nothingReadyWithCompletion = answer.next().isEmpty() && failure == null;
+		if (failure != null) {
+			Settings.LOG.log(failure.isTransient() ? DEBUG : WARNING,
+					"The claim made with a completion failed ({0}); claiming as usual", failure.getMessage());
+			this.settings.tell(() -> this.settings.listener().claimFailed(failure, Duration.ZERO));
+		}
+	}
+
 	/** A claim that arrived while stopping: give it straight back. */
-	private void releaseUnwanted(Claim claim) {
+	void releaseUnwanted(Claim claim) {
 		try {
 			this.settings.client().release(claim.lease(), "worker shutting down");
 		}

@@ -12,11 +12,18 @@ import dev.workgraph.client.problem.WorkGraphException;
  */
 public interface WorkerListener {
 
-	/** An item was claimed and is about to be handed to the handler. */
+	/**
+	 * An item was claimed (by the claim loop, or with a completion) and is about to be
+	 * handed to the handler.
+	 */
 	default void claimed(LeaseContext lease) {
 	}
 
-	/** A claim failed; the next one is tried after {@code retryIn}. */
+	/**
+	 * A claim failed; the next one is tried after {@code retryIn}. Also a claim made with
+	 * a completion ({@code claimNext}) that failed after the completion was committed:
+	 * then {@code retryIn} is zero, and the claim loop claims as usual.
+	 */
 	default void claimFailed(WorkGraphException failure, Duration retryIn) {
 	}
 

@@ -136,7 +136,10 @@ class WorkerHttpTests {
 		assertThat(gaps).as("ms between renewals").allSatisfy((gap) -> assertThat(gap).isLessThan(700L));
 		assertThat(gaps.stream().mapToLong(Long::longValue).average().orElseThrow()).isBetween(200.0, 450.0);
 		Request complete = this.service.requests("POST", "/leases/.*/complete").get(0);
-		assertThat(complete.body().toString()).isEqualTo("{\"epoch\":1,\"result\":{\"done\":true}}");
+		assertThat(complete.body().toString())
+			.isEqualTo("{\"epoch\":1,\"result\":{\"done\":true},\"claimNext\":{\"queues\":[\"q\"]}}");
+		// The service has the request; its answer may still be on its way.
+		this.events.awaitEnded(5);
 		assertThat(this.events.ended).containsExactly(LeaseOutcome.COMPLETED);
 	}
 
@@ -370,6 +373,224 @@ class WorkerHttpTests {
 		release.countDown();
 	}
 
+	@Test
+	void itemAfterItemTheCompletionClaimsTheNextWithoutAClaimRequest() throws Exception {
+		Map<String, Object> first = offerOneLease(Duration.ofSeconds(30));
+		UUID secondLeaseId = UUID.randomUUID();
+		UUID secondItemId = UUID.randomUUID();
+		// Short enough that the second item's handler outlives a renewal interval.
+		Map<String, Object> second = FakeService.lease(secondLeaseId, secondItemId, 4, Duration.ofMillis(900));
+		this.service.on("POST", "/leases/" + this.leaseId + "/complete",
+				(request, answer) -> answer.json(200, completed(first, FakeService.claim(second, "leased"))));
+		this.service.on("POST", "/leases/" + secondLeaseId + "/complete",
+				(request, answer) -> answer.json(200, completed(second, null)));
+		this.service.on("POST", "/leases/.*/renew", (request, answer) -> answer.json(200, second));
+		List<UUID> handled = new java.util.concurrent.CopyOnWriteArrayList<>();
+		this.worker = worker((context) -> {
+			handled.add(context.item().id());
+			if (context.leaseId().equals(secondLeaseId)) {
+				Thread.sleep(700); // beyond a third of its 900 ms: renewed meanwhile
+				context.ensureHeld();
+			}
+			return Map.of("n", handled.size());
+		}).leaseSeconds(30).build().start();
+		// Nothing came with the second completion: the claim loop claims again.
+		awaitRequests("POST", "/claims", 2);
+		assertThat(handled).containsExactly(this.itemId, secondItemId);
+		List<Request> completes = this.service.requests("POST", "/leases/.*/complete");
+		assertThat(completes).extracting((request) -> request.path() + " " + request.body())
+			.containsExactly("/leases/" + this.leaseId
+					+ "/complete {\"epoch\":1,\"result\":{\"n\":1},\"claimNext\":{\"queues\":[\"q\"],\"leaseSeconds\":30}}",
+					"/leases/" + secondLeaseId
+							+ "/complete {\"epoch\":4,\"result\":{\"n\":2},\"claimNext\":{\"queues\":[\"q\"],\"leaseSeconds\":30}}");
+		List<Request> claims = this.service.requests("POST", "/claims");
+		// The second item came without a claim request: the one after the first claim
+		// went out only once the second completion brought nothing.
+		assertThat(claims.get(1).arrivedAtNanos()).isGreaterThan(completes.get(1).arrivedAtNanos());
+		assertThat(this.service.requests("POST", "/leases/" + secondLeaseId + "/renew")).isNotEmpty()
+			.allSatisfy(
+					(renewal) -> assertThat(renewal.body().toString()).isEqualTo("{\"epoch\":4,\"leaseSeconds\":30}"));
+		assertThat(this.service.requests("POST", "/leases/" + this.leaseId + "/renew")).isEmpty();
+		assertThat(this.events.claimed).containsExactly(this.leaseId, secondLeaseId);
+		assertThat(this.events.ended).containsExactly(LeaseOutcome.COMPLETED, LeaseOutcome.COMPLETED);
+		assertThat(this.events.lost).isEmpty();
+		assertThat(this.worker.activeHandlers()).isZero();
+	}
+
+	@Test
+	void whenNothingWasReadyWithTheCompletionAPollingWorkerBacksOffBeforeItsNextClaim() throws Exception {
+		Map<String, Object> lease = offerOneLease(Duration.ofSeconds(30));
+		this.service.on("POST", "/claims", (request, answer) -> {
+			if (this.service.requests("POST", "/claims").size() == 1) {
+				answer.json(201, FakeService.claim(lease, "leased"));
+			}
+			else {
+				answer.empty(204);
+			}
+		});
+		this.service.on("POST", "/leases/.*/complete", (request, answer) -> answer.json(200, completed(lease, null)));
+		this.worker = worker((context) -> "done").waitSeconds(0)
+			.pollBackoff(Backoff.exponential(Duration.ofMillis(600), Duration.ofMillis(600)))
+			.random(new Highest())
+			.build()
+			.start();
+		awaitRequests("POST", "/claims", 2);
+		long completedAt = this.service.requests("POST", "/leases/.*/complete").get(0).arrivedAtNanos();
+		long claimedAgainAt = this.service.requests("POST", "/claims").get(1).arrivedAtNanos();
+		// The empty claimNext counts as an empty poll: the pause comes before the next
+		// claim, not after it.
+		assertThat((claimedAgainAt - completedAt) / MS).isBetween(550L, 1_500L);
+	}
+
+	@Test
+	void aClaimThatFailedWithTheCompletionFallsBackToTheClaimLoop() throws Exception {
+		Map<String, Object> lease = offerOneLease(Duration.ofSeconds(30));
+		Map<String, Object> body = completed(lease, null);
+		body.put("nextProblem", Map.of("type", "urn:workgraph:problem:service_unavailable", "status", 503, "detail",
+				"database unavailable", "code", "service_unavailable"));
+		this.service.on("POST", "/leases/.*/complete", (request, answer) -> answer.json(200, body));
+		this.worker = worker((context) -> "done").build().start();
+		awaitRequests("POST", "/claims", 2);
+		long completedAt = this.service.requests("POST", "/leases/.*/complete").get(0).arrivedAtNanos();
+		assertThat((this.service.requests("POST", "/claims").get(1).arrivedAtNanos() - completedAt) / MS)
+			.isLessThan(500L);
+		assertThat(this.events.ended).containsExactly(LeaseOutcome.COMPLETED);
+		assertThat(this.events.claimFailures.get()).isEqualTo(1);
+		assertThat(this.service.requests("POST", "/leases/.*/release")).isEmpty();
+	}
+
+	@Test
+	void aServiceThatDoesNotKnowClaimNextGetsPlainCompletions() throws Exception {
+		UUID secondLeaseId = UUID.randomUUID();
+		Map<String, Object> first = FakeService.lease(this.leaseId, this.itemId, 1, Duration.ofSeconds(30));
+		Map<String, Object> second = FakeService.lease(secondLeaseId, UUID.randomUUID(), 1, Duration.ofSeconds(30));
+		AtomicInteger claims = new AtomicInteger();
+		this.service.on("POST", "/claims", (request, answer) -> {
+			switch (claims.incrementAndGet()) {
+				case 1 -> answer.json(201, FakeService.claim(first, "leased"));
+				case 2 -> answer.json(201, FakeService.claim(second, "leased"));
+				default -> {
+					answer.hang(Duration.ofMillis(200));
+					answer.empty(204);
+				}
+			}
+		});
+		this.service.on("POST", "/leases/.*/complete", (request, answer) -> {
+			if (request.body().has("claimNext")) {
+				answer.problem(422, "validation_failed", "unknown field",
+						Map.of("errors", List.of(Map.of("field", "claimNext", "message", "is not a known field"))),
+						Map.of());
+			}
+			else {
+				boolean firstLease = request.path().contains(this.leaseId.toString());
+				answer.json(200,
+						FakeService.claim(FakeService.ended(firstLease ? first : second, "completed"), "completed"));
+			}
+		});
+		this.worker = worker((context) -> "done").build().start();
+		this.events.await(() -> this.events.ended.size() == 2, 5);
+		assertThat(this.service.requests("POST", "/leases/.*/complete"))
+			.extracting((request) -> request.path() + " " + request.body().has("claimNext"))
+			.containsExactly("/leases/" + this.leaseId + "/complete true",
+					"/leases/" + this.leaseId + "/complete false", "/leases/" + secondLeaseId + "/complete false");
+		assertThat(this.events.ended).containsExactly(LeaseOutcome.COMPLETED, LeaseOutcome.COMPLETED);
+		assertThat(this.events.handlerFailures.get()).isZero();
+		assertThat(this.service.requests("POST", "/leases/.*/release")).isEmpty();
+	}
+
+	@Test
+	void aWorkerThatIsStoppingCompletesWithoutClaimNext() throws Exception {
+		Map<String, Object> lease = offerOneLease(Duration.ofSeconds(30));
+		this.service.on("POST", "/leases/.*/complete", (request, answer) -> answer.json(200,
+				FakeService.claim(FakeService.ended(lease, "completed"), "completed")));
+		CountDownLatch started = new CountDownLatch(1);
+		CountDownLatch finish = new CountDownLatch(1);
+		this.worker = worker((context) -> {
+			started.countDown();
+			finish.await(5, TimeUnit.SECONDS);
+			return "finished within the grace period";
+		}).build().start();
+		assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+		Thread stopping = new Thread(() -> this.worker.stop(Duration.ofSeconds(5)));
+		stopping.start();
+		while (this.worker.isRunning()) {
+			Thread.sleep(10);
+		}
+		Thread.sleep(100);
+		finish.countDown();
+		stopping.join(5_000);
+		assertThat(this.service.requests("POST", "/leases/.*/complete")).singleElement()
+			.satisfies((complete) -> assertThat(complete.body().toString())
+				.isEqualTo("{\"epoch\":1,\"result\":\"finished within the grace period\"}"));
+		assertThat(this.events.ended).containsExactly(LeaseOutcome.COMPLETED);
+		assertThat(this.service.requests("POST", "/claims")).hasSize(1);
+	}
+
+	@Test
+	void aNextClaimThatArrivesWhileStoppingIsReleased() throws Exception {
+		Map<String, Object> first = offerOneLease(Duration.ofSeconds(30));
+		UUID secondLeaseId = UUID.randomUUID();
+		Map<String, Object> second = FakeService.lease(secondLeaseId, UUID.randomUUID(), 5, Duration.ofSeconds(30));
+		CountDownLatch completing = new CountDownLatch(1);
+		CountDownLatch stopRequested = new CountDownLatch(1);
+		this.service.on("POST", "/leases/" + this.leaseId + "/complete", (request, answer) -> {
+			completing.countDown();
+			try {
+				stopRequested.await(5, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			answer.json(200, completed(first, FakeService.claim(second, "leased")));
+		});
+		this.service.on("POST", "/leases/.*/release", (request, answer) -> answer.json(200,
+				FakeService.claim(FakeService.ended(second, "released"), "ready")));
+		List<UUID> handled = new java.util.concurrent.CopyOnWriteArrayList<>();
+		this.worker = worker((context) -> {
+			handled.add(context.leaseId());
+			return "done";
+		}).build().start();
+		assertThat(completing.await(5, TimeUnit.SECONDS)).isTrue();
+		Thread stopping = new Thread(() -> this.worker.stop(Duration.ofSeconds(5)));
+		stopping.start();
+		while (this.worker.isRunning()) {
+			Thread.sleep(10);
+		}
+		stopRequested.countDown();
+		stopping.join(5_000);
+		assertThat(stopping.isAlive()).isFalse();
+		assertThat(handled).containsExactly(this.leaseId);
+		assertThat(this.service.requests("POST", "/leases/" + secondLeaseId + "/release")).singleElement()
+			.satisfies((release) -> assertThat(release.body().toString())
+				.isEqualTo("{\"epoch\":5,\"reason\":\"worker shutting down\"}"));
+		assertThat(this.service.requests("POST", "/leases/" + secondLeaseId + "/.*")).extracting(Request::path)
+			.containsExactly("/leases/" + secondLeaseId + "/release");
+		assertThat(this.events.claimed).containsExactly(this.leaseId);
+	}
+
+	/** The answer to a completion with {@code claimNext}. */
+	private static Map<String, Object> completed(Map<String, Object> lease, Map<String, Object> next) {
+		Map<String, Object> body = new java.util.LinkedHashMap<>(
+				FakeService.claim(FakeService.ended(lease, "completed"), "completed"));
+		body.put("next", next);
+		return body;
+	}
+
+	/** Back-off at its ceiling every time, so that a pause can be measured. */
+	private static final class Highest implements java.util.random.RandomGenerator {
+
+		@Override
+		public long nextLong() {
+			return Long.MAX_VALUE;
+		}
+
+		@Override
+		public long nextLong(long bound) {
+			return bound - 1;
+		}
+
+	}
+
 	private void offerLease(Map<String, Object> lease) {
 		AtomicInteger claims = new AtomicInteger();
 		this.service.on("POST", "/claims", (request, answer) -> {
@@ -463,6 +684,13 @@ class WorkerHttpTests {
 
 		final AtomicInteger longPollUnsupported = new AtomicInteger();
 
+		final ConcurrentLinkedQueue<UUID> claimed = new ConcurrentLinkedQueue<>();
+
+		@Override
+		public void claimed(LeaseContext lease) {
+			this.claimed.add(lease.leaseId());
+		}
+
 		@Override
 		public void leaseEnded(LeaseContext lease, LeaseOutcome outcome) {
 			this.ended.add(outcome);
@@ -501,8 +729,7 @@ class WorkerHttpTests {
 			await(() -> !this.lost.isEmpty(), seconds);
 		}
 
-		private static void await(java.util.function.BooleanSupplier condition, int seconds)
-				throws InterruptedException {
+		void await(java.util.function.BooleanSupplier condition, int seconds) throws InterruptedException {
 			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
 			while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
 				Thread.sleep(10);
