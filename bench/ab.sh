@@ -16,7 +16,8 @@
 # Settings: JAR_A, JAR_B (default: the packaged jar), JAVA_OPTS_A/B (default -Xms256m -Xmx256m, as
 # bench/run.sh), ARGS_A/B (service arguments), MODE (lifecycle, renew or batch; see
 # bench/wrk/workgraph.lua, or open), ROUNDS (default 4), RUN_SECONDS (15), WARM_SECONDS (60: C2 is still compiling after 30 s on two cores),
-# CONNECTIONS (32). Needs what bench/run.sh needs. The databases are dropped and the services
+# CONNECTIONS (32), MODE_A/MODE_B (one side's wrk mode instead of MODE, e.g. MODE_B=chained against
+# the lifecycle on one jar). Needs what bench/run.sh needs. The databases are dropped and the services
 # stopped on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -110,7 +111,8 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
 wrk_run() { # side port seconds -> wrk's output
 	local side=$1 port=$2 seconds=$3
-	WG_MODE=$MODE WG_QUEUE=ab WG_WORKERS_FILE="$RUN/workers-$side" WG_RATE=$RATE WG_SECONDS=$seconds \
+	local side_mode="MODE_$side"
+	WG_MODE=${!side_mode:-$MODE} WG_QUEUE=ab WG_WORKERS_FILE="$RUN/workers-$side" WG_RATE=$RATE WG_SECONDS=$seconds \
 		WG_CONNECTIONS=$CONNECTIONS \
 		wrk -t "$CONNECTIONS" -c "$CONNECTIONS" -d "${seconds}s" -s bench/wrk/workgraph.lua "http://127.0.0.1:$port"
 }

@@ -133,6 +133,8 @@ public class Bench {
 
 	Results.Batch batch;
 
+	Results.Chained chained;
+
 	Results.Peer peer;
 
 	Results.OpenLoop openLoop;
@@ -240,6 +242,8 @@ public class Bench {
 		throughput(scripts);
 		checkpoint();
 		this.batch = batch();
+		checkpoint();
+		this.chained = chained();
 		checkpoint();
 		this.peer = peer(peerDb);
 		checkpoint();
@@ -563,34 +567,72 @@ public class Bench {
 					BATCH_SIZE, BATCH_CONNECTIONS, Results.Spread.none(), Results.Latency.none(), Results.Latency.none(),
 					0, Results.CpuCores.of(List.of()));
 		}
+		Repeated reps = repeatAt32("batch", QUIET_BATCH_RATE,
+				(seconds) -> this.wrk.batch(BATCH_CONNECTIONS, seconds, BATCH_SIZE));
+		Results.Batch b = new Results.Batch(true, null, BATCH_SIZE, BATCH_CONNECTIONS, reps.rates(), reps.claimMs(),
+				reps.completeMs(), reps.errors(), reps.cpuCores());
+		say("batch: %s items/s (%d connections, %d per call)", b.itemsPerSecond().text(), BATCH_CONNECTIONS, BATCH_SIZE);
+		return b;
+	}
+
+	/**
+	 * The lifecycle at 32 connections as a worker that asks for its next item with each
+	 * completion runs it (one request per item); the same supply and repetitions as the
+	 * lifecycle's wrk side.
+	 */
+	Results.Chained chained() throws Exception {
+		Repeated reps = repeatAt32("chained", Math.max(QUIET_SERVICE_RATE, this.serviceRate),
+				(seconds) -> this.wrk.chained(32, seconds));
+		Results.Chained c = new Results.Chained(32, reps.rates(), reps.claimMs(), reps.completeMs(), reps.errors(),
+				reps.cpuCores());
+		say("chained: %s items/s (32 connections, the next claim with each completion)", c.itemsPerSecond().text());
+		return c;
+	}
+
+	/** One wrk point, run for the given seconds. */
+	interface WrkPoint {
+
+		Wrk.Run run(int seconds) throws Exception;
+
+	}
+
+	/** What the repetitions of one wrk point measured, pooled as the other points pool theirs. */
+	record Repeated(Results.Spread rates, Results.Latency claimMs, Results.Latency completeMs, long errors,
+			Results.CpuCores cpuCores) {
+	}
+
+	/**
+	 * The repetitions at 32 of a wrk point with a supply of its own: a fresh supply sized
+	 * by the best rate seen so far (at least {@code quietRate}), a warm-up run, then the
+	 * measured run; what a run leaves ready or leased is retired before the next.
+	 */
+	Repeated repeatAt32(String name, double quietRate, WrkPoint point) throws Exception {
 		List<Double> rates = new ArrayList<>();
 		List<Results.Latency> claims = new ArrayList<>();
-		List<Results.Latency> completions = new ArrayList<>();
+		List<Results.Latency> completes = new ArrayList<>();
 		List<Cpu.Cores> cpu = new ArrayList<>();
 		long errors = 0;
-		double best = QUIET_BATCH_RATE;
+		double best = quietRate;
 		for (int rep = 0; rep < this.mode.repsAt32(); rep++) {
 			fresh(best * SUPPLY_FACTOR * (this.mode.pointSeconds() + this.mode.pointWarmSeconds()));
-			this.wrk.batch(BATCH_CONNECTIONS, this.mode.pointWarmSeconds(), BATCH_SIZE);
+			point.run(this.mode.pointWarmSeconds());
 			endStrandedLeases();
-			Wrk.Run r = this.wrk.batch(BATCH_CONNECTIONS, this.mode.pointSeconds(), BATCH_SIZE);
+			Wrk.Run r = point.run(this.mode.pointSeconds());
 			this.fixtures.retireReady(QUEUE);
 			endStrandedLeases();
 			rates.add(r.itemsPerSecond());
 			best = Math.max(best, r.itemsPerSecond());
 			claims.add(r.claimMs());
-			completions.add(r.completeMs());
+			completes.add(r.completeMs());
 			cpu.add(r.cpu());
 			errors += r.errors() + r.socketErrors();
-			countErrors("batch", r.errors() + r.socketErrors(), r.errorSamples());
+			countErrors(name, r.errors() + r.socketErrors(), r.errorSamples());
 			if (r.emptyClaims() > 0) {
-				this.problems.add("batch: the queue drained (" + r.emptyClaims() + " empty claims); not valid");
+				this.problems.add(name + ": the queue drained (" + r.emptyClaims() + " empty claims); not valid");
 			}
 		}
-		Results.Batch b = new Results.Batch(true, null, BATCH_SIZE, BATCH_CONNECTIONS, Results.Spread.of(rates),
-				Results.Latency.worst(claims), Results.Latency.worst(completions), errors, Results.CpuCores.of(cpu));
-		say("batch: %s items/s (%d connections, %d per call)", b.itemsPerSecond().text(), BATCH_CONNECTIONS, BATCH_SIZE);
-		return b;
+		return new Repeated(Results.Spread.of(rates), Results.Latency.worst(claims), Results.Latency.worst(completes),
+				errors, Results.CpuCores.of(cpu));
 	}
 
 	/** graphile-worker, default mode, 32 concurrent jobs, on its own fresh database. */
@@ -964,7 +1006,7 @@ public class Bench {
 
 	Results.Run results(String summary, String table) {
 		return new Results.Run(this.mode.name(), this.startedAt,
-				machine(), this.serviceInfo, this.throughput, this.batch, this.peer, this.openLoop, this.openLoopJvm,
+				machine(), this.serviceInfo, this.throughput, this.batch, this.chained, this.peer, this.openLoop, this.openLoopJvm,
 				this.chain, this.fanIn, this.reaper, this.scale, round((System.nanoTime() - this.started) / 1e9, 0),
 				this.serviceErrors, this.problems, this.notes, summary, table);
 	}
@@ -1029,7 +1071,7 @@ public class Bench {
 
 	int report() throws IOException {
 		Results.Summary summary = Report.summary(this.throughput, this.openLoop, this.scale, this.reaper, this.peer,
-				this.batch, this.serviceErrors);
+				this.batch, this.chained, this.serviceErrors);
 		Results.Run partial = results(summary.line(), null);
 		String table = Report.table(partial, summary);
 		Results.Run run = results(summary.line(), table);

@@ -14,7 +14,8 @@ final class Report {
 
 	/** The summary's figures, taken from the run's points (NaN where a point is missing). */
 	static Results.Summary summary(List<Results.ThroughputPoint> throughput, Results.OpenLoop open,
-			Results.Scale scale, Results.Reaper reaper, Results.Peer peer, Results.Batch batch, long errors) {
+			Results.Scale scale, Results.Reaper reaper, Results.Peer peer, Results.Batch batch,
+			Results.Chained chained, long errors) {
 		Results.ThroughputPoint p32 = point(throughput, "lifecycle", 32);
 		Results.ThroughputPoint p128 = point(throughput, "lifecycle", 128);
 		double raw32 = (p32 != null) ? p32.raw().itemsPerSecond().median() : Double.NaN;
@@ -27,7 +28,8 @@ final class Report {
 				(scale != null) ? scale.ratio() : Double.NaN,
 				(reaper != null) ? reaper.secondsFromExpiry().max() : Double.NaN,
 				(p128 != null) ? p128.peakHeapUsedMib() : Double.NaN, errors, wrk32, peer32,
-				Results.round(wrk32 / peer32, 3), batchRate);
+				Results.round(wrk32 / peer32, 3), batchRate,
+				(chained != null) ? chained.itemsPerSecond().median() : Double.NaN);
 	}
 
 	static Results.ThroughputPoint point(List<Results.ThroughputPoint> points, String variant, int workers) {
@@ -79,6 +81,14 @@ final class Report {
 							b.connections(), b.batchSize(), b.itemsPerSecond().text(), b.claimBatchMs().text(),
 							b.completionsMs().text(), b.errors(), b.cpuCores().text())
 					: "batch: not available (" + b.unavailableBecause() + ")");
+		}
+		Results.Chained c = run.chained();
+		if (c != null) {
+			line.accept(String.format(Locale.ROOT,
+					"chained (wrk, %d connections, the next claim with each completion): %s items/s, complete+next %s ms, "
+							+ "claims after nothing came next %s ms, errors %d, cpu %s",
+					c.connections(), c.itemsPerSecond().text(), c.completeMs().text(), c.claimMs().text(), c.errors(),
+					c.cpuCores().text()));
 		}
 		Results.Peer peer = run.peer();
 		if (peer != null) {

@@ -104,6 +104,15 @@ final class Results {
 			Latency claimBatchMs, Latency completionsMs, long errors, CpuCores cpuCores) {
 	}
 
+	/**
+	 * The closed loop of workers that take their next item with each completion
+	 * ({@code claimNext}): one request per item; {@code claimMs} counts only the claims
+	 * made after a completion found nothing next.
+	 */
+	record Chained(int connections, Spread itemsPerSecond, Latency claimMs, Latency completeMs, long errors,
+			CpuCores cpuCores) {
+	}
+
 	/** graphile-worker in its default mode, same concurrency, same PostgreSQL, same run. */
 	record Peer(boolean available, String unavailableBecause, String library, String mode, int concurrency,
 			int maxPoolSize, Spread jobsPerSecond, double windowSeconds, int warmSeconds, long failedJobs,
@@ -155,7 +164,8 @@ final class Results {
 	/** The summary line's fields; NaN prints as "na". */
 	record Summary(double rawLifecycle32, double serviceLifecycle32, double ratio32, double claimP99Ms,
 			double completeP99Ms, double scaleRatio, double reaper10kSeconds, double heapMib, long errors,
-			double wrkLifecycle32, double peerGraphile32, double peerRatio32, double batchItemsPerSecond) {
+			double wrkLifecycle32, double peerGraphile32, double peerRatio32, double batchItemsPerSecond,
+			double wrkChained32) {
 
 		String line() {
 			return "bench: raw_lifecycle_32=" + n0(this.rawLifecycle32) + " service_lifecycle_32="
@@ -164,7 +174,8 @@ final class Results {
 					+ n2(this.scaleRatio) + " reaper_10k_seconds=" + n2(this.reaper10kSeconds) + " heap_mib="
 					+ n0(this.heapMib) + " errors=" + this.errors + " wrk_lifecycle_32=" + n0(this.wrkLifecycle32)
 					+ " peer_graphile_32=" + n0(this.peerGraphile32) + " peer_ratio_32=" + n2(this.peerRatio32)
-					+ " batch_items_per_s=" + n0(this.batchItemsPerSecond);
+					+ " batch_items_per_s=" + n0(this.batchItemsPerSecond) + " wrk_chained_32="
+					+ n0(this.wrkChained32);
 		}
 
 		private static String n0(double x) {
@@ -179,7 +190,7 @@ final class Results {
 
 	/** The whole run, as written to bench/results/&lt;stamp&gt;-&lt;mode&gt;.json. */
 	record Run(String mode, String startedAt, Machine machine, ServiceInfo service, List<ThroughputPoint> throughput,
-			Batch batch, Peer peer, OpenLoop openLoop, OpenLoop openLoopJvm, Chain chain, FanIn fanIn, Reaper reaper,
+			Batch batch, Chained chained, Peer peer, OpenLoop openLoop, OpenLoop openLoopJvm, Chain chain, FanIn fanIn, Reaper reaper,
 			Scale scale, double durationSeconds, long serviceErrors, List<String> problems, List<String> notes,
 			String summary, String table) {
 	}

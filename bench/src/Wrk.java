@@ -48,6 +48,11 @@ final class Wrk {
 		return run(connections, seconds, Map.of("WG_MODE", renew ? "renew" : "lifecycle"));
 	}
 
+	/** Claim, then complete with claimNext: one request per item while items are ready. */
+	Run chained(int connections, int seconds) throws IOException, InterruptedException {
+		return run(connections, seconds, Map.of("WG_MODE", "chained"));
+	}
+
 	Run batch(int connections, int seconds, int size) throws IOException, InterruptedException {
 		return run(connections, seconds, Map.of("WG_MODE", "batch", "WG_BATCH", String.valueOf(size)));
 	}

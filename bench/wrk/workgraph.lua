@@ -9,6 +9,9 @@
 -- Environment (all of the script's settings, so that delay() exists only where it is used)
 --   WG_MODE          lifecycle: claim -> complete, again at once (closed loop)
 --                    renew: claim -> renew -> complete (closed loop)
+--                    chained: claim, then complete with claimNext, whose answer holds the next
+--                    lease: one request per item while items are ready (closed loop; a claim
+--                    again only after a completion found nothing next)
 --                    batch: POST /claims/batch (limit WG_BATCH, default 100) -> POST /completions
 --                    of all of them (closed loop)
 --                    open: claims due at WG_RATE per second in all for WG_SECONDS, spread over
@@ -50,7 +53,7 @@ end
 
 local mode = os.getenv("WG_MODE") or "lifecycle"
 local batch_size, open_rate, open_seconds
-local worker_id, headers, claim_body
+local worker_id, headers, claim_body, claim_next
 local state = "claim"
 local leases = {} -- {id, epoch} pairs of the batch being completed
 local lease_id, epoch
@@ -99,6 +102,7 @@ function init(args)
 	local queue = os.getenv("WG_QUEUE")
 	local queues = (queue and queue ~= "") and (',"queues":["' .. queue .. '"]') or ""
 	claim_body = '{"workerId":"' .. worker_id .. '"' .. queues .. '}'
+	claim_next = ',"claimNext":{' .. string.gsub(queues, "^,", "") .. '}'
 	if mode == "batch" then
 		batch_size = tonumber(os.getenv("WG_BATCH") or "100")
 		claim_body = '{"workerId":"' .. worker_id .. '"' .. queues .. ',"limit":' .. batch_size .. '}'
@@ -147,7 +151,8 @@ function request()
 	elseif state == "renew" then
 		return wrk.format("POST", "/leases/" .. lease_id .. "/renew", headers, '{"epoch":' .. epoch .. '}')
 	elseif state == "complete" then
-		return wrk.format("POST", "/leases/" .. lease_id .. "/complete", headers, '{"epoch":' .. epoch .. '}')
+		local next = (mode == "chained") and claim_next or ""
+		return wrk.format("POST", "/leases/" .. lease_id .. "/complete", headers, '{"epoch":' .. epoch .. next .. '}')
 	else -- "completions"
 		local parts = {}
 		for i, l in ipairs(leases) do
@@ -231,6 +236,19 @@ function response(status, hdrs, body)
 		table.insert(complete_us, took)
 		items = items + 1
 		state = "claim"
+		if mode == "chained" then
+			-- The next lease follows the completed one's lease and item, after "next":.
+			local at = string.find(body, '"next":{', 1, true)
+			if at then
+				lease_id, epoch = lease_of(body, at)
+				if not lease_id then
+					return unexpected("POST /leases/{id}/complete (no lease in next)", status, body)
+				end
+				state = "complete"
+			elseif not string.find(body, '"next":null', 1, true) then
+				return unexpected("POST /leases/{id}/complete (no next in the answer)", status, body)
+			end
+		end
 	else -- "completions"
 		if status == 404 then
 			not_found = not_found + 1
