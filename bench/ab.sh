@@ -13,8 +13,8 @@
 # claims due at RATE per second (default 500, as bench/run.sh's open loop), and the figure per
 # round is the claim p99 in ms, counted from when each claim was due.
 #
-# Settings: JAR_A, JAR_B (default: the packaged jar), JAVA_OPTS_A/B (default -Xms256m -Xmx256m, as
-# bench/run.sh), ARGS_A/B (service arguments), MODE (lifecycle, renew or batch; see
+# Settings: JAR_A, JAR_B (default: the packaged jar), JAVA_OPTS_A/B (default -Xms256m -Xmx256m
+# -XX:+UseSerialGC, as bench/run.sh), ARGS_A/B (service arguments), MODE (lifecycle, renew or batch; see
 # bench/wrk/workgraph.lua, or open), ROUNDS (default 4), RUN_SECONDS (15), WARM_SECONDS (60: C2 is still compiling after 30 s on two cores),
 # CONNECTIONS (32), MODE_A/MODE_B (one side's wrk mode instead of MODE, e.g. MODE_B=chained against
 # the lifecycle on one jar). Needs what bench/run.sh needs. The databases are dropped and the services
@@ -34,8 +34,8 @@ SUPPLY_PER_SECOND=${SUPPLY_PER_SECOND:-1500}
 DEFAULT_JAR=$(ls service/target/work-graph-service-*.jar | head -1)
 JAR_A=${JAR_A:-$DEFAULT_JAR}
 JAR_B=${JAR_B:-$DEFAULT_JAR}
-JAVA_OPTS_A=${JAVA_OPTS_A:--Xms256m -Xmx256m}
-JAVA_OPTS_B=${JAVA_OPTS_B:--Xms256m -Xmx256m}
+JAVA_OPTS_A=${JAVA_OPTS_A:--Xms256m -Xmx256m -XX:+UseSerialGC}
+JAVA_OPTS_B=${JAVA_OPTS_B:--Xms256m -Xmx256m -XX:+UseSerialGC}
 JAVA=${JAVA:-$(jdk25_home)/bin/java}
 PORT_A=${PORT_A:-18121}
 PORT_B=${PORT_B:-18122}

@@ -138,7 +138,7 @@ final class Report {
 					+ " s from expiry to recorded + ready;" + runs);
 		}
 		if (run.service() != null) {
-			line.accept("service (-Xms/-Xmx" + Service.HEAP + "): peak heap used " + Results.fmt(summary.heapMib())
+			line.accept("service (-Xms/-Xmx" + Service.HEAP + " " + Service.COLLECTOR + "): peak heap used " + Results.fmt(summary.heapMib())
 					+ " MiB at 128 workers, peak RSS "
 					+ Results.fmt(run.service().peakRssMib()) + " MiB, CPU " + Results.fmt(run.service().cpuSecondsTotal())
 					+ " s, tokens: " + run.service().security() + "; " + text(run.service().consistency())
