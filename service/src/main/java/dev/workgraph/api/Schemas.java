@@ -97,6 +97,9 @@ final class Schemas {
 		if (property.get$ref() != null) {
 			JsonSchema either = new JsonSchema();
 			either.setAnyOf(List.of(new JsonSchema().$ref(property.get$ref()), type("null")));
+			// A reference cannot carry siblings in every reader; the wrapper keeps what
+			// the member's own annotation says.
+			either.setDescription(property.getDescription());
 			return either;
 		}
 		if (property.getTypes() != null && !property.getTypes().isEmpty()) {

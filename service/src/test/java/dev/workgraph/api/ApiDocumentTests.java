@@ -173,6 +173,27 @@ class ApiDocumentTests extends LeaseTestSupport {
 		JsonNode fourth = validator.check("POST /claims", 201, this.api.post("/claims", Map.of("workerId", "w")));
 		validator.check("POST /leases/{leaseId}/cancel", 200,
 				this.api.post("/leases/" + leaseId(fourth) + "/cancel", Map.of("epoch", epoch(fourth))));
+		createItem("chained 1", "queue", "chained");
+		createItem("chained 2", "queue", "chained");
+		JsonNode fifth = claimFrom("chained", "w");
+		Map<String, Object> claimNext = Map.of("queues", List.of("chained"));
+		JsonNode next = validator
+			.check("POST /leases/{leaseId}/complete", 200, this.api.post("/leases/" + leaseId(fifth) + "/complete",
+					Map.of("epoch", epoch(fifth), "claimNext", claimNext)))
+			.path("next");
+		assertThat(next.path("lease").path("active").asBoolean()).isTrue();
+		assertThat(validator
+			.check("POST /leases/{leaseId}/complete", 200, this.api.post("/leases/" + leaseId(next) + "/complete",
+					Map.of("epoch", epoch(next), "claimNext", claimNext)))
+			.path("next")
+			.isNull()).isTrue();
+		assertThat(document.path("components")
+			.path("schemas")
+			.path("Completed")
+			.path("properties")
+			.path("next")
+			.path("description")
+			.asString()).contains("claimNext");
 		validator.check("POST /items/{id}/cancel", 200, this.api.post("/items/" + parent + "/cancel", Map.of()));
 		claimUntilEmpty(Map.of("workerId", "w")).forEach(this::complete);
 		validator.check("POST /claims", 204, this.api.post("/claims", Map.of("workerId", "w")));
