@@ -14,7 +14,7 @@
 # round is the claim p99 in ms, counted from when each claim was due.
 #
 # Settings: JAR_A, JAR_B (default: the packaged jar), JAVA_OPTS_A/B (default -Xms256m -Xmx256m
-# -XX:+UseSerialGC, as bench/run.sh), ARGS_A/B (service arguments), MODE (lifecycle, renew or batch; see
+# -XX:+UseSerialGC, as bench/run.sh), ARGS_A/B (service arguments), MODE (lifecycle, renew, chained or batch; see
 # bench/wrk/workgraph.lua, or open), ROUNDS (default 4), RUN_SECONDS (15), WARM_SECONDS (60: C2 is still compiling after 30 s on two cores),
 # CONNECTIONS (32), MODE_A/MODE_B (one side's wrk mode instead of MODE, e.g. MODE_B=chained against
 # the lifecycle on one jar). Needs what bench/run.sh needs. The databases are dropped and the services

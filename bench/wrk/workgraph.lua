@@ -151,8 +151,9 @@ function request()
 	elseif state == "renew" then
 		return wrk.format("POST", "/leases/" .. lease_id .. "/renew", headers, '{"epoch":' .. epoch .. '}')
 	elseif state == "complete" then
-		local next = (mode == "chained") and claim_next or ""
-		return wrk.format("POST", "/leases/" .. lease_id .. "/complete", headers, '{"epoch":' .. epoch .. next .. '}')
+		local asks_next = (mode == "chained") and claim_next or ""
+		return wrk.format("POST", "/leases/" .. lease_id .. "/complete", headers,
+			'{"epoch":' .. epoch .. asks_next .. '}')
 	else -- "completions"
 		local parts = {}
 		for i, l in ipairs(leases) do
