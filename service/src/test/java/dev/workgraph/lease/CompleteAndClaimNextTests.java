@@ -12,6 +12,7 @@ import java.util.UUID;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Concurrently;
 import dev.workgraph.testing.LeaseTestSupport;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -24,6 +25,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that fails after the commit leaves the completion standing.
  */
 class CompleteAndClaimNextTests extends LeaseTestSupport {
+
+	/** The trigger of the failed-claim test, so that no later test meets it. */
+	@AfterEach
+	void dropTheClaimPoison() {
+		this.jdbc.sql("drop trigger if exists refuse_poisoned_lease on leases").update();
+		this.jdbc.sql("drop function if exists refuse_poisoned_lease()").update();
+	}
 
 	@Test
 	void theNextItemComesWithTheCompletionsAnswer() {
