@@ -1,5 +1,6 @@
 package dev.workgraph.client.worker;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -246,9 +247,7 @@ class WorkerHttpTests {
 	void aServiceThatDoesNotKnowWaitSecondsIsPolledWithBackOff() throws Exception {
 		this.service.on("POST", "/claims", (request, answer) -> {
 			if (request.body().has("waitSeconds")) {
-				answer.problem(422, "validation_failed", "unknown field",
-						Map.of("errors", List.of(Map.of("field", "waitSeconds", "message", "is not a known field"))),
-						Map.of());
+				refuseUnknownField(answer, "waitSeconds");
 			}
 			else {
 				answer.empty(204);
@@ -477,9 +476,7 @@ class WorkerHttpTests {
 		});
 		this.service.on("POST", "/leases/.*/complete", (request, answer) -> {
 			if (request.body().has("claimNext")) {
-				answer.problem(422, "validation_failed", "unknown field",
-						Map.of("errors", List.of(Map.of("field", "claimNext", "message", "is not a known field"))),
-						Map.of());
+				refuseUnknownField(answer, "claimNext");
 			}
 			else {
 				boolean firstLease = request.path().contains(this.leaseId.toString());
@@ -736,6 +733,12 @@ class WorkerHttpTests {
 			}
 		}
 
+	}
+
+	/** How a service that predates a request field refuses it. */
+	private static void refuseUnknownField(FakeService.Answer answer, String field) throws IOException {
+		answer.problem(422, "validation_failed", "unknown field",
+				Map.of("errors", List.of(Map.of("field", field, "message", "is not a known field"))), Map.of());
 	}
 
 }
