@@ -222,6 +222,20 @@ class Claims {
 	}
 
 	/**
+	 * The asks claimed in the caller's transaction, as a coalesced batch of them would be
+	 * (a lone ask by the one-statement claim, kept to its generic plan for the rest of
+	 * the transaction, so the caller runs nothing after it).
+	 */
+	List<Optional<Claimed>> claimHere(List<Ask> asks, List<String> queues, Duration continuityWindow) {
+		if (asks.size() > 1) {
+			return claimBatch(asks, queues, continuityWindow);
+		}
+		this.jdbc.sql(GenericPlans.FORCE).update();
+		Ask ask = asks.getFirst();
+		return List.of(claimNextReady(ask.leaseId(), ask.workerId(), queues, ask.leaseSeconds(), continuityWindow));
+	}
+
+	/**
 	 * Claims up to one item for each of the asks, which share the queues filter, in ask
 	 * order (see {@link #LOCK_CLAIM_CANDIDATES}); answers per ask, empty when no free
 	 * item was left for it. Two statements and the plan setting before them (see

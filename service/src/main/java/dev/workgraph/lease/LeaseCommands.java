@@ -3,6 +3,7 @@ package dev.workgraph.lease;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,6 +20,7 @@ import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.problem.InvalidRequest;
 import dev.workgraph.problem.Problems;
+import dev.workgraph.problem.RequestRejected;
 import dev.workgraph.support.Transactions;
 import dev.workgraph.support.Uuid7;
 import dev.workgraph.view.ItemView;
@@ -73,6 +75,9 @@ class LeaseCommands {
 	private final Coalescer<Lane, LeaseEndings.Completing, PerRequest<LeaseEndings.Ended>, PerRequest<LeaseAndItem>> completions;
 
 	/** Null when group commit is off. */
+	private final Coalescer<QueueFilter, Chaining, PerRequest<Chained>, PerRequest<Chained>> chained;
+
+	/** Null when group commit is off. */
 	private final Coalescer<Lane, LeaseEndings.Releasing, PerRequest<LeaseView>, PerRequest<LeaseAndItem>> releases;
 
 	/** Null when group commit is off. */
@@ -98,6 +103,10 @@ class LeaseCommands {
 		this.endings = endings;
 		this.completions = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.completeAll(batch),
 				(lane, done) -> withItems(done), coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait())
+				: null;
+		this.chained = coalescing.groupCommit()
+				? new Coalescer<>(this::chainTogether, (filter, done) -> withItemsOfChained(done),
+						coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait())
 				: null;
 		this.releases = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.releaseAll(batch),
 				(lane, done) -> withItems(viewsUnread(done)), coalescing.maxBatch(), coalescing.maxInFlight(),
@@ -261,23 +270,127 @@ class LeaseCommands {
 	}
 
 	/**
-	 * The completion, then, once it is committed, a claim for the worker that held the
-	 * lease ({@code claimNext}). Two transactions on purpose: the completion stands
-	 * whatever the claim finds, and each keeps its own batching (group commit, coalesced
-	 * claims). The claim's settings are checked before anything is written; a claim that
-	 * fails after the commit is answered beside the completion, not instead of it, so the
-	 * worker never takes a completed item for a failed one.
+	 * The completion and a claim for the worker that held the lease ({@code claimNext}).
+	 * With group commit on, the completions with a claim next that arrive together (same
+	 * queues) are one transaction: the completions committed together, then their claims
+	 * claimed together behind a savepoint, so the claims cannot undo a completion (see
+	 * {@link #chainTogether}). The claim's settings are checked before anything is
+	 * written; a claim that fails is tried once more after the commit, as
+	 * {@code POST /claims} would run it, and if that fails too it is answered beside the
+	 * completion, not instead of it, so the worker never takes a completed item for a
+	 * failed one.
 	 */
 	Completed completeAndClaim(UUID leaseId, long epoch, JsonNode result, NextClaim next) {
-		leaseSeconds(next.leaseSeconds());
-		LeaseAndItem completed = complete(leaseId, epoch, result);
+		int seconds = leaseSeconds(next.leaseSeconds());
+		if (this.chained == null) {
+			return claimingNext(complete(leaseId, epoch, result), next, seconds);
+		}
+		QueueFilter filter = QueueFilter.of(next.queues());
+		LeaseEndings.Completing completing = new LeaseEndings.Completing(leaseId, epoch, Json.textOrNull(result));
+		Chained chained = this.chained.submit(filter, new Chaining(completing, seconds)).orThrow();
+		LeaseAndItem completed = new LeaseAndItem(chained.ended().lease(), chained.ended().item());
+		// Nothing free for it in its transaction is not yet "nothing ready": items locked
+		// by claims in flight are released within milliseconds, which the claim's own
+		// retries wait for.
+		if (!chained.claimed() || (chained.next().isEmpty() && this.claims.anyReady(filter.queues()))) {
+			return claimingNext(completed, next, seconds);
+		}
+		chained.next()
+			.ifPresentOrElse((granted) -> this.metrics.claimGranted(granted.item().queue()),
+					() -> this.metrics.claimEmpty(filter.queues()));
+		return new Completed(completed.lease(), completed.item(), chained.next(), null);
+	}
+
+	/** The claim after the completion's commit, in a transaction of its own. */
+	private Completed claimingNext(LeaseAndItem completed, NextClaim next, int seconds) {
 		try {
-			Optional<LeaseAndItem> claimed = claim(completed.lease().workerId(), next.queues(), next.leaseSeconds());
+			Optional<LeaseAndItem> claimed = claim(completed.lease().workerId(), next.queues(), (long) seconds);
 			return new Completed(completed.lease(), completed.item(), claimed, null);
 		}
 		catch (RuntimeException ex) {
 			return new Completed(completed.lease(), completed.item(), Optional.empty(), Problems.of(ex));
 		}
+	}
+
+	/**
+	 * Completions with a claim next, in one transaction: the completions as group commit
+	 * runs them, then one coalesced claim for the workers whose completion went through,
+	 * behind a savepoint. One commit and one queue instead of two per item; a claim that
+	 * fails rolls back to the savepoint and leaves the completions to commit. When the
+	 * completions cannot run together (see {@link LeaseEndings#completeHere}), or the
+	 * transaction fails for any reason but an unreachable database, each completion is
+	 * run alone and its claim left to {@link #completeAndClaim}.
+	 */
+	private List<PerRequest<Chained>> chainTogether(QueueFilter filter, List<Chaining> requests) {
+		List<Optional<Claims.Claimed>> claimed = new ArrayList<>();
+		List<PerRequest<LeaseEndings.Ended>> ended;
+		try {
+			ended = this.transactions.inTransaction(() -> {
+				claimed.clear();
+				List<PerRequest<LeaseEndings.Ended>> done = this.endings
+					.completeHere(requests.stream().map(Chaining::completing).toList());
+				List<Claims.Ask> asks = new ArrayList<>();
+				for (int i = 0; i < requests.size(); i++) {
+					if (done.get(i).succeeded()) {
+						asks.add(new Claims.Ask(Uuid7.next(), done.get(i).value().lease().workerId(),
+								requests.get(i).leaseSeconds()));
+					}
+				}
+				if (!asks.isEmpty()) {
+					claimed.addAll(claimBehindSavepoint(filter, asks));
+				}
+				return done;
+			});
+		}
+		catch (RuntimeException ex) {
+			if (Problems.isDatabaseUnavailable(ex) || (requests.size() == 1 && ex instanceof RequestRejected)) {
+				return requests.stream().map((request) -> PerRequest.<Chained>failed(ex)).toList();
+			}
+			return requests.stream().map((request) -> completedAlone(request.completing())).toList();
+		}
+		Iterator<Optional<LeaseAndItem>> next = withViews(filter, claimed).iterator();
+		return ended.stream()
+			.map((done) -> done.map((e) -> next.hasNext() ? new Chained(e, next.next(), true)
+					: new Chained(e, Optional.empty(), false)))
+			.toList();
+	}
+
+	/**
+	 * The claims, or none of them when they failed: what they wrote is rolled back to the
+	 * savepoint, and {@link #completeAndClaim} tries each again after the commit.
+	 */
+	private List<Optional<Claims.Claimed>> claimBehindSavepoint(QueueFilter filter, List<Claims.Ask> asks) {
+		try {
+			return this.transactions
+				.inSavepoint(() -> this.claims.claimHere(asks, filter.queues(), this.continuity.continuityWindow()));
+		}
+		catch (RuntimeException ex) {
+			// A lost connection fails the commit too, and with it the whole request.
+			return List.of();
+		}
+	}
+
+	private PerRequest<Chained> completedAlone(LeaseEndings.Completing request) {
+		try {
+			return PerRequest.done(new Chained(this.endings.complete(request), Optional.empty(), false));
+		}
+		catch (RuntimeException ex) {
+			return PerRequest.failed(ex);
+		}
+	}
+
+	/** The completed items' views, read together after the commit where not yet read. */
+	private List<PerRequest<Chained>> withItemsOfChained(List<PerRequest<Chained>> chained) {
+		List<PerRequest<LeaseAndItem>> completed = withItems(
+				chained.stream().map((done) -> done.map(Chained::ended)).toList());
+		List<PerRequest<Chained>> answers = new ArrayList<>(chained.size());
+		for (int i = 0; i < chained.size(); i++) {
+			PerRequest<Chained> done = chained.get(i);
+			answers.add(completed.get(i)
+				.map((c) -> new Chained(new LeaseEndings.Ended(c.lease(), c.item()), done.value().next(),
+						done.value().claimed())));
+		}
+		return answers;
 	}
 
 	/**
@@ -385,6 +498,18 @@ class LeaseCommands {
 			return new Completed(completed.lease(), completed.item(), null, null);
 		}
 
+	}
+
+	/** A completion with a claim next: the claim's lease length, checked. */
+	private record Chaining(LeaseEndings.Completing completing, int leaseSeconds) {
+	}
+
+	/**
+	 * A completion done, with its item's view where read, and the claim made in its
+	 * transaction: {@code claimed} false when none was made (it failed, or the completion
+	 * ran alone), else {@code next} is what it found.
+	 */
+	private record Chained(LeaseEndings.Ended ended, Optional<LeaseAndItem> next, boolean claimed) {
 	}
 
 	/** The lanes of group commit: requests of one lane are committed together. */

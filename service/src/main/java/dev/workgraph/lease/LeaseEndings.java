@@ -96,6 +96,22 @@ class LeaseEndings {
 		return requests.stream().map((request) -> alone(() -> complete(request))).toList();
 	}
 
+	/**
+	 * The completions in the caller's transaction, answered in request order: a lone one
+	 * as {@link #complete} (its rejection thrown), several as {@link #completeAll}
+	 * commits them together. Throws where they cannot be answered together with
+	 * certainty; the caller then rolls back and runs them one by one.
+	 */
+	List<PerRequest<Ended>> completeHere(List<Completing> requests) {
+		if (requests.size() == 1) {
+			return List.of(PerRequest.done(complete(requests.getFirst())));
+		}
+		if (!distinct(requests.stream().map(Completing::leaseId).toList())) {
+			throw new OneByOne();
+		}
+		return completeTogether(requests);
+	}
+
 	private List<PerRequest<Ended>> completeTogether(List<Completing> requests) {
 		List<UUID> leaseIds = requests.stream().map(Completing::leaseId).toList();
 		long[] epochs = requests.stream().mapToLong(Completing::epoch).toArray();

@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -28,12 +29,26 @@ public class Transactions {
 
 	private final TransactionTemplate template;
 
+	private final TransactionTemplate savepoint;
+
 	public Transactions(PlatformTransactionManager transactionManager) {
 		this.template = new TransactionTemplate(transactionManager);
+		this.savepoint = new TransactionTemplate(transactionManager);
+		this.savepoint.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
 	}
 
 	public <T> T inTransaction(Supplier<T> work) {
 		return retryingLockRaces(() -> this.template.execute((status) -> work.get()));
+	}
+
+	/**
+	 * Runs a step of the caller's transaction behind a savepoint: when the step throws,
+	 * what it wrote is undone and its exception thrown, and the caller's transaction can
+	 * go on and commit what came before. Not retried: a lock race lost here is the
+	 * caller's to answer.
+	 */
+	public <T> T inSavepoint(Supplier<T> step) {
+		return this.savepoint.execute((status) -> step.get());
 	}
 
 	/**

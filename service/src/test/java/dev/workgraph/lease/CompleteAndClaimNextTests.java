@@ -149,9 +149,9 @@ class CompleteAndClaimNextTests extends LeaseTestSupport {
 	}
 
 	/**
-	 * The claim runs after the completion's commit: when it fails, the answer still says
-	 * that the item is completed, and says why nothing came next; the item the failed
-	 * claim would have taken stays ready.
+	 * A claim that fails (here: always loses a lock race) never undoes the completion:
+	 * the answer still says that the item is completed, and says why nothing came next;
+	 * the item the failed claim would have taken stays ready.
 	 */
 	@Test
 	void aClaimThatFailsAfterTheCommitLeavesTheCompletionStanding() {
@@ -159,7 +159,7 @@ class CompleteAndClaimNextTests extends LeaseTestSupport {
 				create function refuse_poisoned_lease() returns trigger language plpgsql as $$
 				begin
 				    if (select title from work_items where id = new.item_id) = 'poisoned' then
-				        raise exception 'no lease for %', new.item_id using errcode = '57P03';
+				        raise exception 'no lease for %', new.item_id using errcode = '40001';
 				    end if;
 				    return new;
 				end $$

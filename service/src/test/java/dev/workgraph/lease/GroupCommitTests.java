@@ -4,8 +4,10 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -41,6 +43,12 @@ class GroupCommitTests extends LeaseTestSupport {
 	void dropPoison() {
 		this.jdbc.sql("drop trigger if exists poison on work_items").update();
 		this.jdbc.sql("drop function if exists poison()").update();
+		this.jdbc.sql("drop trigger if exists poison_lease on leases").update();
+		this.jdbc.sql("drop function if exists poison_lease()").update();
+		this.jdbc.sql("drop trigger if exists record_transaction on leases").update();
+		this.jdbc.sql("drop trigger if exists record_transaction on lease_history").update();
+		this.jdbc.sql("drop function if exists record_transaction()").update();
+		this.jdbc.sql("drop table if exists transactions_seen").update();
 	}
 
 	@Test
@@ -82,6 +90,160 @@ class GroupCommitTests extends LeaseTestSupport {
 		// freed slots went to queued requests at once.
 		assertThat(count("select count(distinct xmin::text) from lease_history where outcome = 'completed'"))
 			.isBetween(alone + 1L, alone + 2L);
+	}
+
+	/**
+	 * Completions with {@code claimNext} that queue together commit with their claims in
+	 * one transaction: test triggers record the (top-level) transaction that writes each
+	 * completed lease's history row and each new lease, and each completion shares its
+	 * transaction with the claim after it. A stale one among them gets its own 409 and
+	 * claims nothing; every other worker gets an item of its own.
+	 */
+	@Test
+	void chainedCompletionsQueuedTogetherClaimInTheirCompletionsTransaction() throws Exception {
+		int alone = this.coalescing.maxInFlight();
+		int queued = 16;
+		List<JsonNode> claims = claimedItems(alone + queued);
+		for (int i = 0; i < alone + queued; i++) {
+			createItem("next " + i);
+		}
+		this.jdbc.sql("create table transactions_seen (lease_id uuid, written text, tx bigint)").update();
+		this.jdbc.sql("""
+				create function record_transaction() returns trigger language plpgsql as $$
+				begin
+				    -- txid_current() is the top-level transaction's, in a subtransaction too.
+				    insert into transactions_seen values (
+				        coalesce(to_jsonb(new) ->> 'lease_id', to_jsonb(new) ->> 'id')::uuid, tg_table_name,
+				       txid_current());
+				    return new;
+				end $$
+				""").update();
+		for (String table : List.of("leases", "lease_history")) {
+			this.jdbc
+				.sql("create trigger record_transaction after insert on " + table
+						+ " for each row execute function record_transaction()")
+				.update();
+		}
+		List<Api.Response> answers = queuedBehindLock(alone, "lease_history", alone + queued, (i) -> {
+			JsonNode claim = claims.get(i);
+			long epoch = (i >= alone && i % 4 == 0) ? epoch(claim) + 1 : epoch(claim);
+			return this.api.post("/leases/" + leaseId(claim) + "/complete",
+					Map.of("epoch", epoch, "claimNext", Map.of()));
+		});
+		Set<UUID> nextItems = new HashSet<>();
+		int stale = 0;
+		for (int i = 0; i < answers.size(); i++) {
+			Api.Response answer = answers.get(i);
+			JsonNode claim = claims.get(i);
+			if (i >= alone && i % 4 == 0) {
+				assertProblem(answer, 409, "epoch_mismatch");
+				assertThat(status(itemId(claim))).isEqualTo("leased");
+				stale++;
+				continue;
+			}
+			assertOk(answer);
+			assertThat(answer.body().path("item").path("status").asString()).isEqualTo("completed");
+			JsonNode next = answer.body().path("next");
+			assertThat(next.path("lease").path("workerId").asString()).as(answer.toString()).isEqualTo("worker-" + i);
+			assertThat(nextItems.add(itemId(next))).isTrue();
+			assertThat(status(itemId(next))).isEqualTo("leased");
+			assertThat(count("select count(*) from transactions_seen h join transactions_seen l using (tx)"
+					+ " where h.written = 'lease_history' and h.lease_id = '" + leaseId(claim) + "'"
+					+ " and l.written = 'leases' and l.lease_id = '" + leaseId(next) + "'"))
+				.as("the completion of %s and the claim after it in one transaction", i)
+				.isEqualTo(1);
+		}
+		assertThat(nextItems).hasSize(alone + queued - stale);
+		assertThat(count("select count(*) from work_items where status = 'completed'")).isEqualTo(nextItems.size());
+		// The queued completions and their claims: one transaction, or two when both
+		// freed
+		// slots went to queued requests at once.
+		assertThat(count("select count(distinct xmin::text) from lease_history where outcome = 'completed'"))
+			.isBetween(alone + 1L, alone + 2L);
+	}
+
+	/**
+	 * The claims of chained completions run behind a savepoint: when they fail, their
+	 * batch's completions are committed all the same. Each claim is tried again after the
+	 * commit; the ones that fail again say why nothing came next, and the item they
+	 * failed on stays ready (a retry that found it locked by another may take the spare).
+	 */
+	@Test
+	void chainedClaimsThatFailLeaveTheCompletionsOfTheirBatchCommitted() throws Exception {
+		this.jdbc.sql("""
+				create function poison_lease() returns trigger language plpgsql as $$
+				begin
+				    if (select title from work_items where id = new.item_id) = 'poison' then
+				        raise exception 'poisoned lease for %', new.item_id using errcode = '40001';
+				    end if;
+				    return new;
+				end $$
+				""").update();
+		int alone = this.coalescing.maxInFlight();
+		int queued = 8;
+		List<JsonNode> claims = claimedItems(alone + queued);
+		this.jdbc
+			.sql("create trigger poison_lease before insert on leases"
+					+ " for each row execute function poison_lease()")
+			.update();
+		UUID poison = createItem("poison", "priority", 10);
+		UUID spare = createItem("spare");
+		List<Api.Response> answers = queuedBehindLock(alone, "lease_history", alone + queued,
+				(i) -> this.api.post("/leases/" + leaseId(claims.get(i)) + "/complete",
+						Map.of("epoch", epoch(claims.get(i)), "claimNext", Map.of())));
+		int refused = 0;
+		for (int i = 0; i < answers.size(); i++) {
+			Api.Response answer = answers.get(i);
+			assertOk(answer);
+			assertThat(answer.body().path("item").path("status").asString()).isEqualTo("completed");
+			assertThat(status(itemId(claims.get(i)))).isEqualTo("completed");
+			if (answer.body().path("next").isNull()) {
+				assertThat(answer.body().path("nextProblem").path("code").asString()).as(answer.toString())
+					.isEqualTo("service_unavailable");
+				refused++;
+			}
+			else {
+				assertThat(itemId(answer.body().path("next"))).isEqualTo(spare);
+			}
+		}
+		assertThat(refused).isBetween(alone + queued - 1, alone + queued);
+		assertThat(status(poison)).isEqualTo("ready");
+		assertThat(count("select count(*) from leases")).isEqualTo(alone + queued - refused);
+	}
+
+	/**
+	 * A connection lost during the claim of a chained completion loses the transaction
+	 * the completion is in: the request is answered 503 and nothing of it is written, so
+	 * the worker's retry of the same completion goes through.
+	 */
+	@Test
+	void aChainedCompletionWhoseClaimLosesTheConnectionWritesNothing() {
+		this.jdbc.sql("""
+				create function poison_lease() returns trigger language plpgsql as $$
+				begin
+				    if (select title from work_items where id = new.item_id) = 'poison' then
+				        raise exception 'no lease for %', new.item_id using errcode = '57P03';
+				    end if;
+				    return new;
+				end $$
+				""").update();
+		JsonNode held = claimedItems(1).getFirst();
+		this.jdbc
+			.sql("create trigger poison_lease before insert on leases"
+					+ " for each row execute function poison_lease()")
+			.update();
+		UUID poison = createItem("poison");
+		Map<String, Object> before = fingerprint();
+
+		Api.Response lost = this.api.post("/leases/" + leaseId(held) + "/complete",
+				Map.of("epoch", epoch(held), "claimNext", Map.of()));
+		assertProblem(lost, 503, "service_unavailable");
+		assertThat(fingerprint()).isEqualTo(before);
+		assertThat(lease(leaseId(held)).path("active").asBoolean()).isTrue();
+
+		assertOk(complete(held, Map.of("retried", true)));
+		assertThat(status(itemId(held))).isEqualTo("completed");
+		assertThat(status(poison)).isEqualTo("ready");
 	}
 
 	@Test
