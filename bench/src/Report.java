@@ -23,13 +23,14 @@ final class Report {
 		double jvm32 = (p32 != null) ? p32.jvm().itemsPerSecond().median() : Double.NaN;
 		double peer32 = (peer != null && peer.available()) ? peer.jobsPerSecond().median() : Double.NaN;
 		double batchRate = (batch != null && batch.available()) ? batch.itemsPerSecond().median() : Double.NaN;
+		double chainedRate = (chained != null) ? chained.itemsPerSecond().median() : Double.NaN;
 		return new Results.Summary(raw32, jvm32, Results.round(wrk32 / raw32, 3),
 				(open != null) ? open.claimMs().p99() : Double.NaN, (open != null) ? open.completeMs().p99() : Double.NaN,
 				(scale != null) ? scale.ratio() : Double.NaN,
 				(reaper != null) ? reaper.secondsFromExpiry().max() : Double.NaN,
 				(p128 != null) ? p128.peakHeapUsedMib() : Double.NaN, errors, wrk32, peer32,
 				Results.round(wrk32 / peer32, 3), batchRate,
-				(chained != null) ? chained.itemsPerSecond().median() : Double.NaN);
+				chainedRate, Results.round(chainedRate / peer32, 3));
 	}
 
 	static Results.ThroughputPoint point(List<Results.ThroughputPoint> points, String variant, int workers) {
@@ -149,6 +150,8 @@ final class Report {
 		line.accept("targets:");
 		line.accept(target("wrk lifecycle at 32 >= 1.0 x graphile-worker at 32", summary.peerRatio32() >= 1.0,
 				Results.fmt(summary.peerRatio32())));
+		line.accept("  (wrk chained at 32, one request per item: " + Results.fmt(summary.peerRatioChained32())
+				+ " x graphile-worker at 32)");
 		line.accept(target("wrk lifecycle at 32 >= 0.9 x raw pgbench at 32", summary.ratio32() >= 0.9,
 				Results.fmt(summary.ratio32())));
 		line.accept(target("batch (100 per call) >= 10,000 items/s", summary.batchItemsPerSecond() >= 10_000,

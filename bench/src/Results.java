@@ -165,7 +165,7 @@ final class Results {
 	record Summary(double rawLifecycle32, double serviceLifecycle32, double ratio32, double claimP99Ms,
 			double completeP99Ms, double scaleRatio, double reaper10kSeconds, double heapMib, long errors,
 			double wrkLifecycle32, double peerGraphile32, double peerRatio32, double batchItemsPerSecond,
-			double wrkChained32) {
+			double wrkChained32, double peerRatioChained32) {
 
 		String line() {
 			return "bench: raw_lifecycle_32=" + n0(this.rawLifecycle32) + " service_lifecycle_32="
@@ -175,7 +175,7 @@ final class Results {
 					+ n0(this.heapMib) + " errors=" + this.errors + " wrk_lifecycle_32=" + n0(this.wrkLifecycle32)
 					+ " peer_graphile_32=" + n0(this.peerGraphile32) + " peer_ratio_32=" + n2(this.peerRatio32)
 					+ " batch_items_per_s=" + n0(this.batchItemsPerSecond) + " wrk_chained_32="
-					+ n0(this.wrkChained32);
+					+ n0(this.wrkChained32) + " peer_ratio_chained_32=" + n2(this.peerRatioChained32);
 		}
 
 		private static String n0(double x) {
