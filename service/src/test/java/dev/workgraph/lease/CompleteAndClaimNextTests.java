@@ -154,7 +154,7 @@ class CompleteAndClaimNextTests extends LeaseTestSupport {
 	 * the item the failed claim would have taken stays ready.
 	 */
 	@Test
-	void aClaimThatFailsAfterTheCommitLeavesTheCompletionStanding() {
+	void aClaimThatFailsLeavesTheCompletionStanding() {
 		this.jdbc.sql("""
 				create function refuse_poisoned_lease() returns trigger language plpgsql as $$
 				begin

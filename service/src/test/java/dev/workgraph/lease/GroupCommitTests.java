@@ -113,8 +113,8 @@ class GroupCommitTests extends LeaseTestSupport {
 				begin
 				    -- txid_current() is the top-level transaction's, in a subtransaction too.
 				    insert into transactions_seen values (
-				        coalesce(to_jsonb(new) ->> 'lease_id', to_jsonb(new) ->> 'id')::uuid, tg_table_name,
-				       txid_current());
+				        coalesce(to_jsonb(new) ->> 'lease_id', to_jsonb(new) ->> 'id')::uuid,
+				        tg_table_name, txid_current());
 				    return new;
 				end $$
 				""").update();
@@ -155,8 +155,7 @@ class GroupCommitTests extends LeaseTestSupport {
 		}
 		assertThat(nextItems).hasSize(alone + queued - stale);
 		assertThat(count("select count(*) from work_items where status = 'completed'")).isEqualTo(nextItems.size());
-		// The queued completions and their claims: one transaction, or two when both
-		// freed
+		// The queued ones and their claims: one transaction, or two when both freed
 		// slots went to queued requests at once.
 		assertThat(count("select count(distinct xmin::text) from lease_history where outcome = 'completed'"))
 			.isBetween(alone + 1L, alone + 2L);
