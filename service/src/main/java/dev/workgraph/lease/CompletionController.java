@@ -65,6 +65,7 @@ class CompletionController {
 			PerRequest<LeaseView> answer = done.get(i);
 			UUID leaseId = completing.get(i).leaseId();
 			if (answer.succeeded()) {
+				this.holders.ended(leaseId);
 				results.add(new CompletionResult(leaseId, 200, answer.value(), null));
 			}
 			else {

@@ -47,22 +47,27 @@ class LeaseController {
 	@PostMapping("/complete")
 	LeaseCommands.Completed complete(@PathVariable UUID leaseId, @Valid @RequestBody CompleteRequest request) {
 		this.holders.requireCallerHolds(leaseId);
-		if (request.claimNext() == null) {
-			return LeaseCommands.Completed.alone(this.leases.complete(leaseId, request.epoch(), request.result()));
-		}
-		return this.leases.completeAndClaim(leaseId, request.epoch(), request.result(), request.claimNext());
+		LeaseCommands.Completed completed = (request.claimNext() == null)
+				? LeaseCommands.Completed.alone(this.leases.complete(leaseId, request.epoch(), request.result()))
+				: this.leases.completeAndClaim(leaseId, request.epoch(), request.result(), request.claimNext());
+		this.holders.ended(leaseId);
+		return completed;
 	}
 
 	@PostMapping("/release")
 	LeaseCommands.LeaseAndItem release(@PathVariable UUID leaseId, @Valid @RequestBody EndLeaseRequest request) {
 		this.holders.requireCallerHolds(leaseId);
-		return this.leases.release(leaseId, request.epoch(), request.reason());
+		LeaseCommands.LeaseAndItem released = this.leases.release(leaseId, request.epoch(), request.reason());
+		this.holders.ended(leaseId);
+		return released;
 	}
 
 	@PostMapping("/cancel")
 	LeaseCommands.LeaseAndItem cancel(@PathVariable UUID leaseId, @Valid @RequestBody EndLeaseRequest request) {
 		this.holders.requireCallerHolds(leaseId);
-		return this.leases.cancel(leaseId, request.epoch(), request.reason());
+		LeaseCommands.LeaseAndItem cancelled = this.leases.cancel(leaseId, request.epoch(), request.reason());
+		this.holders.ended(leaseId);
+		return cancelled;
 	}
 
 	@PostMapping("/decompose")

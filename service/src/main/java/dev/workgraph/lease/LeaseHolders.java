@@ -50,6 +50,22 @@ public class LeaseHolders {
 	}
 
 	/**
+	 * Forgets a lease that has ended. Its holder's later calls are refused by fencing
+	 * anyway and read the worker again first; remembered, every ended lease would live on
+	 * until the size bound evicts it, long enough to be promoted to the old generation,
+	 * which then fills with them at the rate leases end (about 0.5 MiB/s at 1,000
+	 * items/s) until a full collection clears it.
+	 */
+	void ended(UUID leaseId) {
+		this.holders.invalidate(leaseId);
+	}
+
+	/** Whether the lease's worker is remembered (for tests). */
+	public boolean remembers(UUID leaseId) {
+		return this.holders.getIfPresent(leaseId) != null;
+	}
+
+	/**
 	 * Passes when the current caller may act on the lease: anyone when access control is
 	 * off, operators and admins (whom the access rules keep from lease mutations anyway),
 	 * and the worker the lease was granted to. An unknown lease is 404 {@code not_found}

@@ -5,11 +5,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.workgraph.lease.LeaseHolders;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Concurrently;
 import dev.workgraph.testing.Database;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,6 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * written), and reads only the items it holds or held.
  */
 class WorkerOwnershipTests extends SecuredServiceTest {
+
+	@Autowired
+	private LeaseHolders holders;
 
 	@Test
 	void aWorkerTokenClaimsAsItsOwnWorkerAndNoOneElse() {
@@ -71,6 +77,37 @@ class WorkerOwnershipTests extends SecuredServiceTest {
 		assertThat(alice.post(lease + "/complete", Map.of("epoch", epoch)).status()).isEqualTo(200);
 		assertThat(bob.post(lease + "/complete", Map.of("epoch", epoch)).code()).isEqualTo("forbidden");
 		assertThat(alice.post(lease + "/complete", Map.of("epoch", epoch)).code()).isEqualTo("lease_ended");
+	}
+
+	/**
+	 * The holder of a lease is remembered while the lease is active and forgotten once it
+	 * ends, however it ends, so that ended leases do not pile up in memory; an ended
+	 * lease is still its holder's only (its worker is read again).
+	 */
+	@Test
+	void endedLeasesAreForgottenAndStayTheirHoldersOnly() {
+		Api alice = worker("alice");
+		Api bob = worker("bob");
+		for (String ending : List.of("complete", "release", "cancel", "completions", "chained")) {
+			itemIn("ends");
+			JsonNode claim = alice.post("/claims", Map.of("queues", List.of("ends"))).body();
+			UUID lease = leaseId(claim);
+			long epoch = epoch(claim);
+			assertThat(this.holders.remembers(lease)).isTrue();
+			Api.Response ended = switch (ending) {
+				case "completions" -> alice.post("/completions",
+						Map.of("completions", List.of(Map.of("leaseId", lease, "epoch", epoch))));
+				case "chained" -> alice.post("/leases/" + lease + "/complete",
+						Map.of("epoch", epoch, "claimNext", Map.of("queues", List.of("nothing-here"))));
+				default -> alice.post("/leases/" + lease + "/" + ending, Map.of("epoch", epoch));
+			};
+			assertThat(ended.status()).as("%s: %s", ending, ended).isEqualTo(200);
+			assertThat(this.holders.remembers(lease)).as(ending).isFalse();
+			assertThat(bob.post("/leases/" + lease + "/complete", Map.of("epoch", epoch)).code())
+				.isEqualTo("forbidden");
+			assertThat(alice.post("/leases/" + lease + "/complete", Map.of("epoch", epoch)).code())
+				.isEqualTo("lease_ended");
+		}
 	}
 
 	/**
