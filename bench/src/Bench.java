@@ -307,9 +307,15 @@ public class Bench {
 		if (errorLines > 0) {
 			this.problems.add(errorLines + " ERROR lines in the service log " + this.service.log);
 		}
-		Files.copy(this.service.log,
-				this.resultsDir.resolve(this.stamp + "-" + (db.endsWith("_scale") ? "scale" : "main") + "-service.log"),
+		String which = db.endsWith("_scale") ? "scale" : "main";
+		Files.copy(this.service.log, this.resultsDir.resolve(this.stamp + "-" + which + "-service.log"),
 				StandardCopyOption.REPLACE_EXISTING);
+		Path gcLog = Service.gcLog(this.service.log);
+		this.notes.add("collections of the " + which + " service: " + Service.gcSummary(gcLog));
+		if (Files.exists(gcLog)) {
+			Files.copy(gcLog, this.resultsDir.resolve(this.stamp + "-" + which + "-service-gc.log"),
+					StandardCopyOption.REPLACE_EXISTING);
+		}
 		Pg.dropDatabase(db);
 	}
 

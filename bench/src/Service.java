@@ -63,7 +63,7 @@ final class Service implements AutoCloseable {
 	static Service launch(Path javaHome, Path jar, String db, int port, String adminToken, Path log, Path pidFile)
 			throws IOException, InterruptedException {
 		ProcessBuilder pb = new ProcessBuilder(javaHome.resolve("bin/java").toString(), "-Xms" + HEAP, "-Xmx" + HEAP,
-				COLLECTOR, "-jar", jar.toString(), "--server.port=" + port)
+				COLLECTOR, "-Xlog:gc:file=" + gcLog(log) + ":uptime", "-jar", jar.toString(), "--server.port=" + port)
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile());
 		pb.environment().put("SPRING_DATASOURCE_URL", "jdbc:postgresql://127.0.0.1:5432/" + db);
@@ -75,6 +75,44 @@ final class Service implements AutoCloseable {
 		// run.sh kills whatever is listed here if this JVM dies without cleaning up.
 		Files.writeString(pidFile, s.pid + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
 		return s;
+	}
+
+	/** Where the service's collections are logged: beside its log. */
+	static Path gcLog(Path log) {
+		return log.resolveSibling(log.getFileName().toString().replaceFirst("\\.log$", "") + "-gc.log");
+	}
+
+	/**
+	 * The collections' pauses, from the GC log: how many young ones and the longest, and
+	 * every full one with its time since the service started (a full collection of the
+	 * Serial collector stops the service for tens to hundreds of milliseconds, which a
+	 * run's latency tail shows).
+	 */
+	static String gcSummary(Path gcLog) throws IOException {
+		if (!Files.exists(gcLog)) {
+			return "no GC log";
+		}
+		java.util.regex.Pattern pause = java.util.regex.Pattern
+			.compile("^\\[([0-9.]+)s\\].*Pause (Young|Full).* ([0-9.]+)ms$");
+		int young = 0;
+		double longestYoung = 0;
+		List<String> full = new java.util.ArrayList<>();
+		for (String line : Files.readAllLines(gcLog)) {
+			java.util.regex.Matcher m = pause.matcher(line);
+			if (!m.matches()) {
+				continue;
+			}
+			double ms = Double.parseDouble(m.group(3));
+			if (m.group(2).equals("Young")) {
+				young++;
+				longestYoung = Math.max(longestYoung, ms);
+			}
+			else {
+				full.add(String.format(java.util.Locale.ROOT, "%.0f ms at %.0f s", ms, Double.parseDouble(m.group(1))));
+			}
+		}
+		return String.format(java.util.Locale.ROOT, "%d young pauses (longest %.1f ms), %d full %s", young, longestYoung,
+				full.size(), full);
 	}
 
 	/** A port nobody listens on now (the kernel's choice), for a service of this run. */
