@@ -12,7 +12,6 @@ import java.util.UUID;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Concurrently;
 import dev.workgraph.testing.LeaseTestSupport;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -25,13 +24,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * that fails after the commit leaves the completion standing.
  */
 class CompleteAndClaimNextTests extends LeaseTestSupport {
-
-	/** The trigger of the failed-claim test, so that no later test meets it. */
-	@AfterEach
-	void dropTheClaimPoison() {
-		this.jdbc.sql("drop trigger if exists refuse_poisoned_lease on leases").update();
-		this.jdbc.sql("drop function if exists refuse_poisoned_lease()").update();
-	}
 
 	@Test
 	void theNextItemComesWithTheCompletionsAnswer() {
@@ -155,19 +147,7 @@ class CompleteAndClaimNextTests extends LeaseTestSupport {
 	 */
 	@Test
 	void aClaimThatFailsLeavesTheCompletionStanding() {
-		this.jdbc.sql("""
-				create function refuse_poisoned_lease() returns trigger language plpgsql as $$
-				begin
-				    if (select title from work_items where id = new.item_id) = 'poisoned' then
-				        raise exception 'no lease for %', new.item_id using errcode = '40001';
-				    end if;
-				    return new;
-				end $$
-				""").update();
-		this.jdbc.sql("""
-				create trigger refuse_poisoned_lease before insert on leases
-				for each row execute function refuse_poisoned_lease()
-				""").update();
+		refuseLeasesOf("poisoned", "40001");
 		UUID done = createItem("fine", "priority", 5);
 		UUID poisoned = createItem("poisoned");
 		JsonNode held = claim("unlucky");

@@ -43,8 +43,6 @@ class GroupCommitTests extends LeaseTestSupport {
 	void dropPoison() {
 		this.jdbc.sql("drop trigger if exists poison on work_items").update();
 		this.jdbc.sql("drop function if exists poison()").update();
-		this.jdbc.sql("drop trigger if exists poison_lease on leases").update();
-		this.jdbc.sql("drop function if exists poison_lease()").update();
 		this.jdbc.sql("drop trigger if exists record_transaction on leases").update();
 		this.jdbc.sql("drop trigger if exists record_transaction on lease_history").update();
 		this.jdbc.sql("drop function if exists record_transaction()").update();
@@ -169,22 +167,10 @@ class GroupCommitTests extends LeaseTestSupport {
 	 */
 	@Test
 	void chainedClaimsThatFailLeaveTheCompletionsOfTheirBatchCommitted() throws Exception {
-		this.jdbc.sql("""
-				create function poison_lease() returns trigger language plpgsql as $$
-				begin
-				    if (select title from work_items where id = new.item_id) = 'poison' then
-				        raise exception 'poisoned lease for %', new.item_id using errcode = '40001';
-				    end if;
-				    return new;
-				end $$
-				""").update();
 		int alone = this.coalescing.maxInFlight();
 		int queued = 8;
 		List<JsonNode> claims = claimedItems(alone + queued);
-		this.jdbc
-			.sql("create trigger poison_lease before insert on leases"
-					+ " for each row execute function poison_lease()")
-			.update();
+		refuseLeasesOf("poison", "40001");
 		UUID poison = createItem("poison", "priority", 10);
 		UUID spare = createItem("spare");
 		List<Api.Response> answers = queuedBehindLock(alone, "lease_history", alone + queued,
@@ -217,20 +203,8 @@ class GroupCommitTests extends LeaseTestSupport {
 	 */
 	@Test
 	void aChainedCompletionWhoseClaimLosesTheConnectionWritesNothing() {
-		this.jdbc.sql("""
-				create function poison_lease() returns trigger language plpgsql as $$
-				begin
-				    if (select title from work_items where id = new.item_id) = 'poison' then
-				        raise exception 'no lease for %', new.item_id using errcode = '57P03';
-				    end if;
-				    return new;
-				end $$
-				""").update();
 		JsonNode held = claimedItems(1).getFirst();
-		this.jdbc
-			.sql("create trigger poison_lease before insert on leases"
-					+ " for each row execute function poison_lease()")
-			.update();
+		refuseLeasesOf("poison", "57P03");
 		UUID poison = createItem("poison");
 		Map<String, Object> before = fingerprint();
 

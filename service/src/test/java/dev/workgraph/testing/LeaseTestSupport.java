@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
 import dev.workgraph.lease.LeaseReaper;
+import org.junit.jupiter.api.AfterEach;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -294,6 +295,32 @@ public abstract class LeaseTestSupport extends ServiceTest {
 			.param("id", itemId)
 			.query(Long.class)
 			.single();
+	}
+
+	/**
+	 * Makes every lease granted on an item titled {@code title} fail in the database with
+	 * {@code sqlState} (a trigger on {@code leases}, dropped after the test): 40001 is a
+	 * lost lock race, 57P03 a connection the pool then drops.
+	 */
+	protected void refuseLeasesOf(String title, String sqlState) {
+		this.jdbc.sql("""
+				create function refuse_lease() returns trigger language plpgsql as $$
+				begin
+				    if (select title from work_items where id = new.item_id) = '%s' then
+				        raise exception 'no lease for %%', new.item_id using errcode = '%s';
+				    end if;
+				    return new;
+				end $$
+				""".formatted(title, sqlState)).update();
+		this.jdbc
+			.sql("create trigger refuse_lease before insert on leases for each row execute function refuse_lease()")
+			.update();
+	}
+
+	@AfterEach
+	void dropLeaseRefusal() {
+		this.jdbc.sql("drop trigger if exists refuse_lease on leases").update();
+		this.jdbc.sql("drop function if exists refuse_lease()").update();
 	}
 
 	/**
