@@ -346,7 +346,10 @@ class LeaseCommands {
 			if (Problems.isDatabaseUnavailable(ex) || (requests.size() == 1 && ex instanceof RequestRejected)) {
 				return requests.stream().map((request) -> PerRequest.<Chained>failed(ex)).toList();
 			}
-			return requests.stream().map((request) -> completedAlone(request.completing())).toList();
+			return requests.stream()
+				.map((request) -> PerRequest
+					.alone(() -> new Chained(this.endings.complete(request.completing()), Optional.empty(), false)))
+				.toList();
 		}
 		Iterator<Optional<LeaseAndItem>> next = withViews(filter, claimed).iterator();
 		return ended.stream()
@@ -367,15 +370,6 @@ class LeaseCommands {
 		catch (RuntimeException ex) {
 			// A lost connection fails the commit too, and with it the whole request.
 			return List.of();
-		}
-	}
-
-	private PerRequest<Chained> completedAlone(LeaseEndings.Completing request) {
-		try {
-			return PerRequest.done(new Chained(this.endings.complete(request), Optional.empty(), false));
-		}
-		catch (RuntimeException ex) {
-			return PerRequest.failed(ex);
 		}
 	}
 

@@ -93,7 +93,7 @@ class LeaseEndings {
 				}
 			}
 		}
-		return requests.stream().map((request) -> alone(() -> complete(request))).toList();
+		return requests.stream().map((request) -> PerRequest.alone(() -> complete(request))).toList();
 	}
 
 	/**
@@ -185,7 +185,7 @@ class LeaseEndings {
 				}
 			}
 		}
-		return requests.stream().map((request) -> alone(() -> release(request))).toList();
+		return requests.stream().map((request) -> PerRequest.alone(() -> release(request))).toList();
 	}
 
 	/**
@@ -250,7 +250,7 @@ class LeaseEndings {
 				}
 			}
 		}
-		return requests.stream().map((request) -> alone(() -> renew(request))).toList();
+		return requests.stream().map((request) -> PerRequest.alone(() -> renew(request))).toList();
 	}
 
 	private List<PerRequest<LeaseView>> renewTogether(List<Renewing> requests) {
@@ -287,15 +287,6 @@ class LeaseEndings {
 			unblocked.add(BlockerDelta.children(completion.parentId(), -1));
 		}
 		return unblocked;
-	}
-
-	private static <T> PerRequest<T> alone(java.util.function.Supplier<T> request) {
-		try {
-			return PerRequest.done(request.get());
-		}
-		catch (RuntimeException ex) {
-			return PerRequest.failed(ex);
-		}
 	}
 
 	private static boolean distinct(List<UUID> leaseIds) {

@@ -16,6 +16,18 @@ record PerRequest<T>(T value, RuntimeException failure) {
 		return new PerRequest<>(null, failure);
 	}
 
+	/**
+	 * Runs one request on its own: its value, or the failure it threw as its own answer.
+	 */
+	static <T> PerRequest<T> alone(java.util.function.Supplier<T> request) {
+		try {
+			return done(request.get());
+		}
+		catch (RuntimeException ex) {
+			return failed(ex);
+		}
+	}
+
 	boolean succeeded() {
 		return this.failure == null;
 	}
