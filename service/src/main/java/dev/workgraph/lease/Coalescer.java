@@ -4,12 +4,16 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 
@@ -36,12 +40,30 @@ import java.util.function.BiFunction;
  * the connection pool's and the JDBC driver's timeouts, and gives up the same way after
  * another {@code maxWait} at the latest.
  *
+ * <p>
+ * Those limits are kept by a sweep over the waiting requests, a few times per
+ * {@code maxWait} while any wait, rather than by each request's own timed wait: a virtual
+ * thread's timed park arms a timer and disarms it again, two wake-ups of the scheduler's
+ * timer thread per request, which under load cost the service several per cent of its
+ * CPU.
+ *
  * @param <K> what requests must share to be served together
  * @param <Q> a request
  * @param <P> the in-lane phase's result for a request
  * @param <R> the final result for a request
  */
 final class Coalescer<K, Q, P, R> {
+
+	/** The longest a limit is overrun: the sweep's interval at the default 30 s. */
+	private static final Duration MAX_SWEEP_INTERVAL = Duration.ofMillis(250);
+
+	/**
+	 * Runs the sweeps of every coalescer: one platform thread, woken only while requests
+	 * wait. A coalescer with nobody waiting has no sweep scheduled, so one no longer used
+	 * leaves nothing behind.
+	 */
+	private static final ScheduledExecutorService SWEEPS = Executors
+		.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("coalescer-sweep").factory());
 
 	private final BiFunction<K, List<Q>, List<P>> inLane;
 
@@ -57,7 +79,18 @@ final class Coalescer<K, Q, P, R> {
 	private final ReentrantLock lock = new ReentrantLock();
 
 	/** Lanes with batches in flight; an idle lane is removed, so keys do not pile up. */
-	private final Map<K, Lane<Q, R>> lanes = new HashMap<>();
+	private final Map<K, Lane<K, Q, R>> lanes = new HashMap<>();
+
+	/**
+	 * Requests that waited for a batch or a slot since the last sweep; the sweep drops
+	 * those that have their outcome.
+	 */
+	private final Set<Waiter<K, Q, R>> waiting = new HashSet<>();
+
+	/** How often the waits are swept while there are any. */
+	private final Duration sweepEvery;
+
+	private boolean sweepScheduled;
 
 	Coalescer(BiFunction<K, List<Q>, List<P>> inLane, BiFunction<K, List<P>, List<R>> afterLane, int maxBatch,
 			int maxInFlight, Duration maxWait) {
@@ -69,6 +102,7 @@ final class Coalescer<K, Q, P, R> {
 		this.maxBatch = maxBatch;
 		this.maxInFlight = maxInFlight;
 		this.maxWait = maxWait;
+		this.sweepEvery = clamp(maxWait.dividedBy(10), Duration.ofMillis(1), MAX_SWEEP_INTERVAL);
 	}
 
 	/**
@@ -76,11 +110,11 @@ final class Coalescer<K, Q, P, R> {
 	 * result or throws what failed its batch.
 	 */
 	R submit(K key, Q request) {
-		Waiter<Q, R> waiter = new Waiter<>(request);
+		Waiter<K, Q, R> waiter = new Waiter<>(key, request, System.nanoTime());
 		boolean leading;
 		this.lock.lock();
 		try {
-			Lane<Q, R> lane = this.lanes.computeIfAbsent(key, (k) -> new Lane<>());
+			Lane<K, Q, R> lane = this.lanes.computeIfAbsent(key, (k) -> new Lane<>());
 			// Requests queue only while every slot is busy, so nobody waits for a free
 			// one.
 			leading = lane.inFlight < this.maxInFlight;
@@ -89,13 +123,18 @@ final class Coalescer<K, Q, P, R> {
 			}
 			else {
 				lane.pending.addLast(waiter);
+				this.waiting.add(waiter);
+				if (!this.sweepScheduled) {
+					this.sweepScheduled = true;
+					SWEEPS.schedule(this::sweep, this.sweepEvery.toNanos(), TimeUnit.NANOSECONDS);
+				}
 			}
 		}
 		finally {
 			this.lock.unlock();
 		}
 		if (!leading) {
-			Outcome<R> outcome = awaitTurn(key, waiter);
+			Outcome<R> outcome = awaitTurn(waiter);
 			if (!(outcome instanceof Lead)) {
 				return unwrap(outcome);
 			}
@@ -104,48 +143,36 @@ final class Coalescer<K, Q, P, R> {
 	}
 
 	/**
-	 * Waits until the waiter's batch is done or the lane is handed to it ({@link Lead}).
-	 * A waiter gives up only while it is still queued (it withdraws, so no batch ever
-	 * answers to nobody) or after its batch overran a second {@code maxWait}.
+	 * Waits until the waiter's batch is done or the lane is handed to it ({@link Lead}),
+	 * or the sweep gave up on it ({@link TimedOut}). A waiter is given up only while it
+	 * is still queued (it is withdrawn, so no batch ever answers to nobody) or after its
+	 * batch overran a second {@code maxWait}.
 	 */
-	private Outcome<R> awaitTurn(K key, Waiter<Q, R> waiter) {
-		long deadline = System.nanoTime() + this.maxWait.toNanos();
+	private Outcome<R> awaitTurn(Waiter<K, Q, R> waiter) {
 		boolean interrupted = false;
 		Outcome<R> outcome = null;
 		try {
 			while (outcome == null) {
 				try {
-					outcome = waiter.outcome.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+					outcome = waiter.outcome.get();
 				}
 				catch (InterruptedException ex) {
 					interrupted = true;
-					if (withdraw(key, waiter)) {
+					if (withdraw(waiter)) {
 						throw new IllegalStateException("Interrupted while waiting for a batch", ex);
 					}
-				}
-				catch (TimeoutException ex) {
-					if (withdraw(key, waiter)) {
-						throw timedOut("queued for a batch");
-					}
-					// Taken into a batch (the outcome is on its way), or just
-					// handed a slot (the outcome is there): a slot is only ever
-					// handed to a queued waiter.
-					outcome = waiter.outcome.get(this.maxWait.toNanos(), TimeUnit.NANOSECONDS);
+					// Taken into a batch or handed the lane: its outcome is on its way.
 				}
 			}
 			if (interrupted && outcome instanceof Lead) {
 				// Do not run a batch on an interrupted thread: pass the slot on.
-				handOn(key);
+				handOn(waiter.key());
 				throw new IllegalStateException("Interrupted while waiting for a batch");
 			}
+			if (outcome instanceof TimedOut<R> timedOut) {
+				throw new ClaimQueueTimedOut(this.maxWait, timedOut.where());
+			}
 			return outcome;
-		}
-		catch (TimeoutException ex) {
-			throw timedOut("its batch was running");
-		}
-		catch (InterruptedException ex) {
-			interrupted = true;
-			throw new IllegalStateException("Interrupted while waiting for a batch", ex);
 		}
 		catch (ExecutionException ex) {
 			// Outcomes are only ever completed normally.
@@ -159,27 +186,70 @@ final class Coalescer<K, Q, P, R> {
 	}
 
 	/** Removes a waiter that is still queued; false once a batch took it or it leads. */
-	private boolean withdraw(K key, Waiter<Q, R> waiter) {
+	private boolean withdraw(Waiter<K, Q, R> waiter) {
 		this.lock.lock();
 		try {
-			Lane<Q, R> lane = this.lanes.get(key);
-			return lane != null && lane.pending.remove(waiter);
+			return withdrawLocked(waiter);
 		}
 		finally {
 			this.lock.unlock();
 		}
 	}
 
+	private boolean withdrawLocked(Waiter<K, Q, R> waiter) {
+		Lane<K, Q, R> lane = this.lanes.get(waiter.key());
+		return lane != null && lane.pending.remove(waiter);
+	}
+
+	/**
+	 * Gives up on the waits past their limits: a request queued for longer than
+	 * {@code maxWait} is withdrawn, one whose batch has kept it for twice that is
+	 * answered without it. Runs again while anyone waits.
+	 */
+	private void sweep() {
+		long now = System.nanoTime();
+		List<Waiter<K, Q, R>> queuedTooLong = new ArrayList<>();
+		List<Waiter<K, Q, R>> batchTooLong = new ArrayList<>();
+		this.lock.lock();
+		try {
+			for (Iterator<Waiter<K, Q, R>> it = this.waiting.iterator(); it.hasNext();) {
+				Waiter<K, Q, R> waiter = it.next();
+				long waited = now - waiter.since();
+				if (waiter.outcome().isDone()) {
+					it.remove();
+				}
+				else if (waited >= this.maxWait.toNanos() && withdrawLocked(waiter)) {
+					it.remove();
+					queuedTooLong.add(waiter);
+				}
+				else if (waited >= 2 * this.maxWait.toNanos()) {
+					it.remove();
+					batchTooLong.add(waiter);
+				}
+			}
+			this.sweepScheduled = !this.waiting.isEmpty();
+			if (this.sweepScheduled) {
+				SWEEPS.schedule(this::sweep, this.sweepEvery.toNanos(), TimeUnit.NANOSECONDS);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+		queuedTooLong.forEach((waiter) -> waiter.outcome().complete(new TimedOut<>("queued for a batch")));
+		// Its batch may still answer it: the first outcome stands, the other is dropped.
+		batchTooLong.forEach((waiter) -> waiter.outcome().complete(new TimedOut<>("its batch was running")));
+	}
+
 	/**
 	 * Runs one batch: the leader and up to {@code maxBatch - 1} queued requests, oldest
 	 * first. Answers every other request of the batch and returns the leader's outcome.
 	 */
-	private Outcome<R> lead(K key, Waiter<Q, R> leader) {
-		List<Waiter<Q, R>> batch = new ArrayList<>();
+	private Outcome<R> lead(K key, Waiter<K, Q, R> leader) {
+		List<Waiter<K, Q, R>> batch = new ArrayList<>();
 		batch.add(leader);
 		this.lock.lock();
 		try {
-			Lane<Q, R> lane = this.lanes.get(key);
+			Lane<K, Q, R> lane = this.lanes.get(key);
 			while (batch.size() < this.maxBatch && !lane.pending.isEmpty()) {
 				batch.add(lane.pending.removeFirst());
 			}
@@ -222,8 +292,8 @@ final class Coalescer<K, Q, P, R> {
 	private void handOn(K key) {
 		this.lock.lock();
 		try {
-			Lane<Q, R> lane = this.lanes.get(key);
-			Waiter<Q, R> next = lane.pending.pollFirst();
+			Lane<K, Q, R> lane = this.lanes.get(key);
+			Waiter<K, Q, R> next = lane.pending.pollFirst();
 			if (next != null) {
 				next.outcome.complete(new Lead<>());
 			}
@@ -240,8 +310,19 @@ final class Coalescer<K, Q, P, R> {
 	int queued(Object key) {
 		this.lock.lock();
 		try {
-			Lane<Q, R> lane = this.lanes.get(key);
+			Lane<K, Q, R> lane = this.lanes.get(key);
 			return (lane != null) ? lane.pending.size() : 0;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Whether a sweep of the waits is scheduled (for tests). */
+	boolean sweeping() {
+		this.lock.lock();
+		try {
+			return this.sweepScheduled;
 		}
 		finally {
 			this.lock.unlock();
@@ -285,26 +366,27 @@ final class Coalescer<K, Q, P, R> {
 		throw new IllegalStateException("Handed the lane, not an answer");
 	}
 
-	private ClaimQueueTimedOut timedOut(String where) {
-		return new ClaimQueueTimedOut(this.maxWait, where);
+	private static Duration clamp(Duration value, Duration min, Duration max) {
+		return (value.compareTo(min) < 0) ? min : (value.compareTo(max) > 0) ? max : value;
 	}
 
 	/**
 	 * The batches in flight for a key and the requests waiting for a slot; the lane
 	 * exists while a batch is in flight.
 	 */
-	private static final class Lane<Q, R> {
+	private static final class Lane<K, Q, R> {
 
-		final ArrayDeque<Waiter<Q, R>> pending = new ArrayDeque<>();
+		final ArrayDeque<Waiter<K, Q, R>> pending = new ArrayDeque<>();
 
 		int inFlight;
 
 	}
 
-	private record Waiter<Q, R>(Q request, CompletableFuture<Outcome<R>> outcome) {
+	/** A request of the key's lane, and when it arrived ({@link System#nanoTime}). */
+	private record Waiter<K, Q, R>(K key, Q request, long since, CompletableFuture<Outcome<R>> outcome) {
 
-		Waiter(Q request) {
-			this(request, new CompletableFuture<>());
+		Waiter(K key, Q request, long since) {
+			this(key, request, since, new CompletableFuture<>());
 		}
 
 		// Identity, not value equality: two equal requests are still two waiters.
@@ -320,7 +402,7 @@ final class Coalescer<K, Q, P, R> {
 
 	}
 
-	private sealed interface Outcome<R> permits Done, Failed, Lead {
+	private sealed interface Outcome<R> permits Done, Failed, Lead, TimedOut {
 
 	}
 
@@ -332,6 +414,10 @@ final class Coalescer<K, Q, P, R> {
 
 	/** The lane is yours: take the queued requests and run the next batch. */
 	private record Lead<R>() implements Outcome<R> {
+	}
+
+	/** Waited past its limit ({@code where}: queued, or in a batch that ran too long). */
+	private record TimedOut<R>(String where) implements Outcome<R> {
 	}
 
 }

@@ -213,6 +213,68 @@ class CoalescerTests {
 	}
 
 	@Test
+	void aRequestWhoseBatchRunsPastTwiceMaxWaitGivesUpWhileItsLeaderWaitsOn() throws Exception {
+		CountDownLatch firstRunning = new CountDownLatch(1);
+		CountDownLatch releaseFirst = new CountDownLatch(1);
+		CountDownLatch secondRunning = new CountDownLatch(1);
+		CountDownLatch releaseSecond = new CountDownLatch(1);
+		Coalescer<String, Integer, Integer, Integer> coalescer = new Coalescer<>((key, batch) -> {
+			if (batch.contains(0)) {
+				firstRunning.countDown();
+				await(releaseFirst);
+			}
+			else {
+				secondRunning.countDown();
+				await(releaseSecond);
+			}
+			return batch;
+		}, identity(), 32, 1, Duration.ofMillis(300));
+		Future<Integer> first = this.threads.submit(() -> coalescer.submit("k", 0));
+		assertThat(firstRunning.await(5, TimeUnit.SECONDS)).isTrue();
+		Future<Integer> leader = this.threads.submit(() -> coalescer.submit("k", 1));
+		awaitQueued(coalescer, "k", 1);
+		long started = System.nanoTime();
+		Future<Integer> follower = this.threads.submit(() -> coalescer.submit("k", 2));
+		awaitQueued(coalescer, "k", 2);
+		// 1 leads the next batch and takes 2 into it; that batch then hangs.
+		releaseFirst.countDown();
+		assertThat(secondRunning.await(5, TimeUnit.SECONDS)).isTrue();
+		assertThatThrownBy(() -> follower.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(ClaimQueueTimedOut.class)
+			.hasMessageContaining("its batch was running");
+		assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(Duration.ofMillis(550),
+				Duration.ofSeconds(5));
+		assertThat(leader.isDone()).isFalse();
+		releaseSecond.countDown();
+		assertThat(first.get(5, TimeUnit.SECONDS)).isZero();
+		assertThat(leader.get(5, TimeUnit.SECONDS)).isOne();
+		awaitNoSweep(coalescer);
+	}
+
+	@Test
+	void theWaitsAreSweptOnlyWhileSomebodyWaits() throws Exception {
+		CountDownLatch firstRunning = new CountDownLatch(1);
+		CountDownLatch releaseFirst = new CountDownLatch(1);
+		Coalescer<String, Integer, Integer, Integer> coalescer = new Coalescer<>((key, batch) -> {
+			if (batch.contains(0)) {
+				firstRunning.countDown();
+				await(releaseFirst);
+			}
+			return batch;
+		}, identity(), 32, 1, Duration.ofSeconds(5));
+		assertThat(coalescer.submit("k", 7)).isEqualTo(7);
+		assertThat(coalescer.sweeping()).isFalse();
+		Future<Integer> first = this.threads.submit(() -> coalescer.submit("k", 0));
+		assertThat(firstRunning.await(5, TimeUnit.SECONDS)).isTrue();
+		Future<Integer> queued = this.threads.submit(() -> coalescer.submit("k", 1));
+		awaitQueued(coalescer, "k", 1);
+		assertThat(coalescer.sweeping()).isTrue();
+		releaseFirst.countDown();
+		assertThat(first.get(5, TimeUnit.SECONDS)).isZero();
+		assertThat(queued.get(5, TimeUnit.SECONDS)).isOne();
+		awaitNoSweep(coalescer);
+	}
+
+	@Test
 	void manyThreadsEachGetTheirOwnAnswerExactlyOnceAndTheLanesEmpty() throws Exception {
 		ConcurrentHashMap<Integer, Integer> servedCount = new ConcurrentHashMap<>();
 		AtomicInteger largest = new AtomicInteger();
@@ -242,6 +304,16 @@ class CoalescerTests {
 				fail("never queued " + queued);
 			}
 			sleep(1);
+		}
+	}
+
+	private static void awaitNoSweep(Coalescer<?, ?, ?, ?> coalescer) {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+		while (coalescer.sweeping()) {
+			if (System.nanoTime() > deadline) {
+				fail("still sweeping with nobody waiting");
+			}
+			sleep(10);
 		}
 	}
 
