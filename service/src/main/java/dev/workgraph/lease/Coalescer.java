@@ -125,8 +125,7 @@ final class Coalescer<K, Q, P, R> {
 				lane.pending.addLast(waiter);
 				this.waiting.add(waiter);
 				if (!this.sweepScheduled) {
-					this.sweepScheduled = true;
-					SWEEPS.schedule(this::sweep, this.sweepEvery.toNanos(), TimeUnit.NANOSECONDS);
+					scheduleSweep();
 				}
 			}
 		}
@@ -185,6 +184,12 @@ final class Coalescer<K, Q, P, R> {
 		}
 	}
 
+	/** Under the lock: the next sweep, one interval from now. */
+	private void scheduleSweep() {
+		this.sweepScheduled = true;
+		SWEEPS.schedule(this::sweep, this.sweepEvery.toNanos(), TimeUnit.NANOSECONDS);
+	}
+
 	/** Removes a waiter that is still queued; false once a batch took it or it leads. */
 	private boolean withdraw(Waiter<K, Q, R> waiter) {
 		this.lock.lock();
@@ -227,9 +232,9 @@ final class Coalescer<K, Q, P, R> {
 					batchTooLong.add(waiter);
 				}
 			}
-			this.sweepScheduled = !this.waiting.isEmpty();
-			if (this.sweepScheduled) {
-				SWEEPS.schedule(this::sweep, this.sweepEvery.toNanos(), TimeUnit.NANOSECONDS);
+			this.sweepScheduled = false;
+			if (!this.waiting.isEmpty()) {
+				scheduleSweep();
 			}
 		}
 		finally {

@@ -16,11 +16,12 @@ import java.util.function.BiFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import dev.workgraph.testing.Eventually;
+
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.fail;
 
 /**
  * The batching machinery on its own: a lone request runs at once; requests arriving while
@@ -298,23 +299,13 @@ class CoalescerTests {
 	}
 
 	private static void awaitQueued(Coalescer<?, ?, ?, ?> coalescer, Object key, int queued) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (coalescer.queued(key) < queued) {
-			if (System.nanoTime() > deadline) {
-				fail("never queued " + queued);
-			}
-			sleep(1);
-		}
+		Eventually.until(queued + " queued", Duration.ofSeconds(5), Duration.ofMillis(1),
+				() -> coalescer.queued(key) >= queued);
 	}
 
 	private static void awaitNoSweep(Coalescer<?, ?, ?, ?> coalescer) {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-		while (coalescer.sweeping()) {
-			if (System.nanoTime() > deadline) {
-				fail("still sweeping with nobody waiting");
-			}
-			sleep(10);
-		}
+		Eventually.until("no sweep once nobody waits", Duration.ofSeconds(5), Duration.ofMillis(10),
+				() -> !coalescer.sweeping());
 	}
 
 	private static void await(CountDownLatch latch) {
