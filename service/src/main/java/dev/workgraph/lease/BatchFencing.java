@@ -11,6 +11,7 @@ import dev.workgraph.item.LockedItem;
 import dev.workgraph.model.LeaseRows;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
+import dev.workgraph.support.GenericPlans;
 import dev.workgraph.support.SqlArrays;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -149,6 +150,10 @@ class BatchFencing {
 	 * item and whether its lease is current, or null where the lease is not active.
 	 */
 	List<Locked> lockItems(List<UUID> leaseIds, long[] epochs) {
+		// First in the batch's transaction: its statements are priced for ten rows of
+		// their
+		// arrays, with every completed item's view, and must not be JIT-compiled.
+		this.jdbc.sql(GenericPlans.NO_JIT).update();
 		List<Locked> locked = new ArrayList<>(Collections.nCopies(leaseIds.size(), null));
 		this.jdbc.sql(LOCK_ITEMS_OF_LEASES)
 			.param("leaseIds", SqlArrays.uuids(leaseIds))

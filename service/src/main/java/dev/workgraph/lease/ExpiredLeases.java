@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 import dev.workgraph.model.Rows;
+import dev.workgraph.support.GenericPlans;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -55,9 +56,12 @@ class ExpiredLeases {
 	 * every lease of a batch with every lease left (quadratic; 10,000 expiries took 1.3 s
 	 * or 40 s depending on the connection). Planning each batch costs about a
 	 * millisecond. {@code SET LOCAL}: it ends with the transaction, so the pooled
-	 * connection is unchanged for everyone else.
+	 * connection is unchanged for everyone else. Batches of a thousand are priced high
+	 * enough for JIT compilation, which costs more than it saves here
+	 * ({@link GenericPlans#NO_JIT}).
 	 */
-	static final String PLAN_FOR_THE_TABLES_AS_THEY_ARE = "set local plan_cache_mode = force_custom_plan";
+	static final String PLAN_FOR_THE_TABLES_AS_THEY_ARE = "set local plan_cache_mode = force_custom_plan; "
+			+ GenericPlans.NO_JIT;
 
 	/**
 	 * Milliseconds from now until the earliest active lease expires, both by PostgreSQL's

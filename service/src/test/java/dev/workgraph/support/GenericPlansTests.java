@@ -18,11 +18,14 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 @IntegrationTest
 class GenericPlansTests {
 
 	private static final String PLAN_CACHE_MODE = "select current_setting('plan_cache_mode')";
+
+	private static final String JIT = "select current_setting('jit')";
 
 	@Autowired
 	private GenericPlans genericPlans;
@@ -44,6 +47,48 @@ class GenericPlansTests {
 		// Whichever pooled connection answers: the setting ended with the query.
 		for (int i = 0; i < 20; i++) {
 			assertThat(this.jdbc.sql(PLAN_CACHE_MODE).query(String.class).single()).isEqualTo("auto");
+		}
+	}
+
+	@Test
+	void theQueryRunsWithoutJitAndTheConnectionIsLeftAsItWas() {
+		String before = this.jdbc.sql(JIT).query(String.class).single();
+
+		List<String> inside = this.genericPlans.query(JIT, Map.of(), (rs, n) -> rs.getString(1));
+
+		assertThat(inside).containsExactly("off");
+		for (int i = 0; i < 20; i++) {
+			assertThat(this.jdbc.sql(JIT).query(String.class).single()).isEqualTo(before);
+		}
+	}
+
+	/**
+	 * On a server that can JIT-compile, with the threshold at zero so that every
+	 * statement qualifies: the same statement is compiled when run plainly and not when
+	 * run as a hot query.
+	 */
+	@Test
+	void aHotQueryIsNotCompiledHoweverDearItLooks() {
+		SingleConnectionDataSource connection = new SingleConnectionDataSource(this.dataSource.getJdbcUrl(),
+				this.dataSource.getUsername(), this.dataSource.getPassword(), true);
+		try {
+			JdbcClient oneConnection = JdbcClient.create(connection);
+			assumeTrue(oneConnection.sql("select pg_jit_available()").query(Boolean.class).single(),
+					"this PostgreSQL has no JIT provider");
+			oneConnection.sql("set jit = on").update();
+			oneConnection.sql("set jit_above_cost = 0").update();
+			GenericPlans hot = new GenericPlans(new Transactions(new DataSourceTransactionManager(connection)),
+					oneConnection, new OneRoundTrip(new NamedParameterJdbcTemplate(connection)));
+			String explain = "explain (analyze, format json) select count(*) from work_items where title <> ''";
+
+			String plain = oneConnection.sql(explain).query(String.class).single();
+			String asHotQuery = hot.query(explain, Map.of(), (rs, n) -> rs.getString(1)).getFirst();
+
+			assertThat(plain).as("the plain statement's plan").contains("\"JIT\"");
+			assertThat(asHotQuery).as("the hot query's plan").doesNotContain("\"JIT\"");
+		}
+		finally {
+			connection.destroy();
 		}
 	}
 
