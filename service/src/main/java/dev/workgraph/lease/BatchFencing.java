@@ -150,9 +150,8 @@ class BatchFencing {
 	 * item and whether its lease is current, or null where the lease is not active.
 	 */
 	List<Locked> lockItems(List<UUID> leaseIds, long[] epochs) {
-		// First in the batch's transaction: its statements are priced for ten rows of
-		// their
-		// arrays, with every completed item's view, and must not be JIT-compiled.
+		// First in the batch's transaction: its statements, priced for ten rows
+		// with an item view each, must not be JIT-compiled.
 		this.jdbc.sql(GenericPlans.NO_JIT).update();
 		List<Locked> locked = new ArrayList<>(Collections.nCopies(leaseIds.size(), null));
 		this.jdbc.sql(LOCK_ITEMS_OF_LEASES)

@@ -77,8 +77,7 @@ class GenericPlansTests {
 					"this PostgreSQL has no JIT provider");
 			oneConnection.sql("set jit = on").update();
 			oneConnection.sql("set jit_above_cost = 0").update();
-			GenericPlans hot = new GenericPlans(new Transactions(new DataSourceTransactionManager(connection)),
-					oneConnection, new OneRoundTrip(new NamedParameterJdbcTemplate(connection)));
+			GenericPlans hot = onItsOwn(connection, oneConnection);
 			String explain = "explain (analyze, format json) select count(*) from work_items where title <> ''";
 
 			String plain = oneConnection.sql(explain).query(String.class).single();
@@ -123,9 +122,7 @@ class GenericPlansTests {
 				this.dataSource.getUsername(), this.dataSource.getPassword(), true);
 		try {
 			JdbcClient oneConnection = JdbcClient.create(connection);
-			ItemViews views = new ItemViews(oneConnection,
-					new GenericPlans(new Transactions(new DataSourceTransactionManager(connection)), oneConnection,
-							new OneRoundTrip(new NamedParameterJdbcTemplate(connection))));
+			ItemViews views = new ItemViews(oneConnection, onItsOwn(connection, oneConnection));
 
 			for (int i = 0; i < 12; i++) {
 				assertThat(views.load(ids)).hasSize(2);
@@ -144,6 +141,12 @@ class GenericPlansTests {
 		finally {
 			connection.destroy();
 		}
+	}
+
+	/** Hot queries on one connection, outside the application's pool. */
+	private static GenericPlans onItsOwn(SingleConnectionDataSource connection, JdbcClient jdbc) {
+		return new GenericPlans(new Transactions(new DataSourceTransactionManager(connection)), jdbc,
+				new OneRoundTrip(new NamedParameterJdbcTemplate(connection)));
 	}
 
 	private UUID item() {
