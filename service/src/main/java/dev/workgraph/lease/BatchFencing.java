@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.item.LockedItem;
@@ -12,6 +13,7 @@ import dev.workgraph.model.LeaseRows;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
 import dev.workgraph.support.GenericPlans;
+import dev.workgraph.support.OneRoundTrip;
 import dev.workgraph.support.SqlArrays;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -140,8 +142,11 @@ class BatchFencing {
 
 	private final JdbcClient jdbc;
 
-	BatchFencing(JdbcClient jdbc) {
+	private final OneRoundTrip oneRoundTrip;
+
+	BatchFencing(JdbcClient jdbc, OneRoundTrip oneRoundTrip) {
 		this.jdbc = jdbc;
+		this.oneRoundTrip = oneRoundTrip;
 	}
 
 	/**
@@ -150,18 +155,13 @@ class BatchFencing {
 	 * item and whether its lease is current, or null where the lease is not active.
 	 */
 	List<Locked> lockItems(List<UUID> leaseIds, long[] epochs) {
-		// First in the batch's transaction: its statements, priced for ten rows
-		// with an item view each, must not be JIT-compiled.
-		this.jdbc.sql(GenericPlans.NO_JIT).update();
 		List<Locked> locked = new ArrayList<>(Collections.nCopies(leaseIds.size(), null));
-		this.jdbc.sql(LOCK_ITEMS_OF_LEASES)
-			.param("leaseIds", SqlArrays.uuids(leaseIds))
-			.param("epochs", SqlArrays.longs(epochs))
-			.query((rs, n) -> {
-				locked.set(rs.getInt("position") - 1, new Locked(LockedItem.map(rs, n), rs.getBoolean("current")));
-				return null;
-			})
-			.list();
+		// First in the batch's transaction, in the same round trip: the statements after
+		// it, priced for ten rows with an item view each, must not be JIT-compiled.
+		this.oneRoundTrip.query(GenericPlans.NO_JIT_FOR_NEXT, (rs, n) -> null, LOCK_ITEMS_OF_LEASES, (rs, n) -> {
+			locked.set(rs.getInt("position") - 1, new Locked(LockedItem.map(rs, n), rs.getBoolean("current")));
+			return null;
+		}, Map.of("leaseIds", SqlArrays.uuids(leaseIds), "epochs", SqlArrays.longs(epochs)));
 		return locked;
 	}
 

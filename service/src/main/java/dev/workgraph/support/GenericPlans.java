@@ -39,6 +39,9 @@ public class GenericPlans {
 	 */
 	public static final String NO_JIT = "set local jit = off";
 
+	/** {@link #NO_JIT} as a query, sent ahead of another in the same round trip. */
+	public static final String NO_JIT_FOR_NEXT = "select set_config('jit', 'off', true)";
+
 	/** The settings, for a transaction that runs them first. */
 	public static final String FORCE = "set local plan_cache_mode = force_generic_plan; " + NO_JIT;
 
