@@ -247,7 +247,9 @@ class CoalescedClaimTests extends LeaseTestSupport {
 				(i) -> this.api.post("/claims",
 						Map.of("workerId", (i == asker) ? "asker" : "worker-" + i, "queues", List.of("w"))));
 		assertThat(responses).allSatisfy((response) -> assertCreated(response));
-		assertThat(itemId(responses.getFirst().body())).isEqualTo(first);
+		// The claims in flight take the best items first; which of them took which is a
+		// race between their slots (each skips the rows the other has locked).
+		assertThat(responses.subList(0, alone).stream().map((response) -> itemId(response.body()))).contains(first);
 		assertThat(itemId(responses.get(asker).body())).isEqualTo(asked);
 		assertThat(epoch(responses.get(asker).body())).isEqualTo(2);
 		// Freed slots may split the queued claims into two batches, which pass
