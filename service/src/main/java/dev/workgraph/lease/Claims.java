@@ -15,6 +15,7 @@ import dev.workgraph.model.LeaseRows;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
 import dev.workgraph.support.GenericPlans;
+import dev.workgraph.support.LocalSettings;
 import dev.workgraph.support.SqlArrays;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
@@ -230,7 +231,7 @@ class Claims {
 		if (asks.size() > 1) {
 			return claimBatch(asks, queues, continuityWindow);
 		}
-		this.jdbc.sql(GenericPlans.FORCE).update();
+		LocalSettings.apply(this.jdbc, GenericPlans.FORCE);
 		Ask ask = asks.getFirst();
 		return List.of(claimNextReady(ask.leaseId(), ask.workerId(), queues, ask.leaseSeconds(), continuityWindow));
 	}
@@ -242,7 +243,7 @@ class Claims {
 	 * {@link KeyLookups}): run it in a transaction of its own.
 	 */
 	List<Optional<Claimed>> claimBatch(List<Ask> asks, List<String> queues, Duration continuityWindow) {
-		this.jdbc.sql(KeyLookups.ONLY).update();
+		LocalSettings.apply(this.jdbc, KeyLookups.ONLY);
 		List<String> workers = asks.stream().map(Ask::workerId).distinct().toList();
 		JdbcClient.StatementSpec lock = this.jdbc
 			.sql((queues == null) ? LOCK_CLAIM_CANDIDATES : LOCK_CLAIM_CANDIDATES_IN_QUEUES)

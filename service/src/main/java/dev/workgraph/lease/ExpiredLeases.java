@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 import dev.workgraph.model.Rows;
-import dev.workgraph.support.GenericPlans;
+import dev.workgraph.support.LocalSettings;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -55,13 +55,13 @@ class ExpiredLeases {
 	 * CTEs by nested loops over sequential scans and, for a burst of expiries, compares
 	 * every lease of a batch with every lease left (quadratic; 10,000 expiries took 1.3 s
 	 * or 40 s depending on the connection). Planning each batch costs about a
-	 * millisecond. {@code SET LOCAL}: it ends with the transaction, so the pooled
+	 * millisecond. It ends with the transaction ({@link LocalSettings}), so the pooled
 	 * connection is unchanged for everyone else. Batches of a thousand are priced high
 	 * enough for JIT compilation, which costs more than it saves here
-	 * ({@link GenericPlans#NO_JIT}).
+	 * ({@link dev.workgraph.support.GenericPlans#NO_JIT}).
 	 */
-	static final String PLAN_FOR_THE_TABLES_AS_THEY_ARE = "set local plan_cache_mode = force_custom_plan; "
-			+ GenericPlans.NO_JIT;
+	static final String PLAN_FOR_THE_TABLES_AS_THEY_ARE = LocalSettings.query("plan_cache_mode", "force_custom_plan",
+			"jit", "off");
 
 	/**
 	 * Milliseconds from now until the earliest active lease expires, both by PostgreSQL's
@@ -89,7 +89,7 @@ class ExpiredLeases {
 	 * transaction: every statement after it in that transaction is planned afresh too.
 	 */
 	List<ExpiredLease> reapExpired(int batchSize) {
-		this.jdbc.sql(PLAN_FOR_THE_TABLES_AS_THEY_ARE).update();
+		LocalSettings.apply(this.jdbc, PLAN_FOR_THE_TABLES_AS_THEY_ARE);
 		return this.jdbc.sql(REAP_EXPIRED)
 			.param("batchSize", batchSize)
 			.query((rs, n) -> new ExpiredLease(Rows.uuid(rs, "lease_id"), Rows.uuid(rs, "item_id"), rs.getLong("epoch"),

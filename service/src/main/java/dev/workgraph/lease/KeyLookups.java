@@ -1,6 +1,6 @@
 package dev.workgraph.lease;
 
-import dev.workgraph.support.GenericPlans;
+import dev.workgraph.support.LocalSettings;
 
 /**
  * How a statement that takes many rows at once by key is planned. The queue churns, and
@@ -17,11 +17,14 @@ import dev.workgraph.support.GenericPlans;
 final class KeyLookups {
 
 	/**
-	 * Run first in the transaction. {@code SET LOCAL}: it ends with the transaction, so
-	 * the pooled connection is unchanged for everyone else; the statements after it are
-	 * always planned with it, so a connection's cached generic plan is one made with it.
+	 * Run first in the transaction ({@link LocalSettings#apply}). It ends with the
+	 * transaction, so the pooled connection is unchanged for everyone else; the
+	 * statements after it are always planned with it, so a connection's cached generic
+	 * plan is one made with it. No JIT compilation either
+	 * ({@link dev.workgraph.support.GenericPlans#NO_JIT}).
 	 */
-	static final String ONLY = "set local enable_seqscan = off; " + GenericPlans.FORCE;
+	static final String ONLY = LocalSettings.query("enable_seqscan", "off", "plan_cache_mode", "force_generic_plan",
+			"jit", "off");
 
 	private KeyLookups() {
 	}

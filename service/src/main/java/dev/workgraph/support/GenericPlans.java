@@ -37,22 +37,10 @@ public class GenericPlans {
 	 * and the batch mode fell from 11,000 to 4,500 items/s (docs/performance.md). No hot
 	 * statement runs long enough for compiled code to repay its compilation.
 	 */
-	public static final String NO_JIT = "set local jit = off";
+	public static final String NO_JIT = LocalSettings.query("jit", "off");
 
-	/** {@link #NO_JIT} as a query, sent ahead of another in the same round trip. */
-	public static final String NO_JIT_FOR_NEXT = "select set_config('jit', 'off', true)";
-
-	/** The settings, for a transaction that runs them first. */
-	public static final String FORCE = "set local plan_cache_mode = force_generic_plan; " + NO_JIT;
-
-	/**
-	 * The settings as a query, sent ahead of another in the same round trip.
-	 * {@code set_config(..., true)} lasts until the end of the transaction, as
-	 * {@code SET LOCAL} does, but unlike it does not warn (in the server's log, at every
-	 * call) outside an explicit transaction block.
-	 */
-	public static final String FORCE_FOR_NEXT = """
-			select set_config('plan_cache_mode', 'force_generic_plan', true), set_config('jit', 'off', true)""";
+	/** The generic plan and {@link #NO_JIT}: a {@link LocalSettings#query}. */
+	public static final String FORCE = LocalSettings.query("plan_cache_mode", "force_generic_plan", "jit", "off");
 
 	private final Transactions transactions;
 
@@ -71,8 +59,8 @@ public class GenericPlans {
 		if (TransactionSynchronizationManager.isActualTransactionActive()) {
 			return this.jdbc.sql(sql).params(params).query(rows).list();
 		}
-		return this.transactions.retryingLockRaces(
-				() -> this.oneRoundTrip.query(FORCE_FOR_NEXT, (rs, n) -> null, sql, rows, params).second());
+		return this.transactions
+			.retryingLockRaces(() -> this.oneRoundTrip.query(FORCE, (rs, n) -> null, sql, rows, params).second());
 	}
 
 }

@@ -122,8 +122,7 @@ class PgBouncerSessionStateTests {
 			Set<String> seenByB = new HashSet<>();
 			for (int i = 0; i < 20; i++) {
 				List<String> inside = sendingTogether
-					.query(GenericPlans.FORCE_FOR_NEXT, (rs, n) -> null, PLAN_CACHE_MODE, (rs, n) -> rs.getString(1),
-							Map.of())
+					.query(GenericPlans.FORCE, (rs, n) -> null, PLAN_CACHE_MODE, (rs, n) -> rs.getString(1), Map.of())
 					.second();
 				assertThat(inside).containsExactly("force_generic_plan");
 				seenByB.add(planCacheMode(b));

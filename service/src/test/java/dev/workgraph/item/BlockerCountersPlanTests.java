@@ -3,6 +3,7 @@ package dev.workgraph.item;
 import java.util.Collections;
 import java.util.List;
 
+import dev.workgraph.support.LocalSettings;
 import dev.workgraph.testing.LeaseTestSupport;
 import dev.workgraph.testing.QueryPlans;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,7 @@ class BlockerCountersPlanTests extends LeaseTestSupport {
 	private static final int BATCH = 200;
 
 	/** How the reaper's transaction plans the statement (ExpiredLeases). */
-	private static final String PLAN_OF_THE_REAPER = "set local plan_cache_mode = force_custom_plan";
+	private static final String PLAN_OF_THE_REAPER = LocalSettings.query("plan_cache_mode", "force_custom_plan");
 
 	@Autowired
 	private PlatformTransactionManager transactionManager;

@@ -3,6 +3,7 @@ package dev.workgraph.lease;
 import java.util.List;
 import java.util.UUID;
 
+import dev.workgraph.support.LocalSettings;
 import dev.workgraph.support.Transactions;
 import dev.workgraph.testing.IntegrationTest;
 import org.junit.jupiter.api.Test;
@@ -33,12 +34,12 @@ class HotTransactionsWithoutJitTests {
 
 	@Test
 	void coalescedAndBatchClaims() {
-		assertThat(jitAfter(() -> this.jdbc.sql(KeyLookups.ONLY).update())).isEqualTo("off");
+		assertThat(jitAfter(() -> LocalSettings.apply(this.jdbc, KeyLookups.ONLY))).isEqualTo("off");
 	}
 
 	@Test
 	void theReaper() {
-		assertThat(jitAfter(() -> this.jdbc.sql(ExpiredLeases.PLAN_FOR_THE_TABLES_AS_THEY_ARE).update()))
+		assertThat(jitAfter(() -> LocalSettings.apply(this.jdbc, ExpiredLeases.PLAN_FOR_THE_TABLES_AS_THEY_ARE)))
 			.isEqualTo("off");
 	}
 

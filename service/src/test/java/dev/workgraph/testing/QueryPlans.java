@@ -3,6 +3,7 @@ package dev.workgraph.testing;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.workgraph.support.LocalSettings;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -29,7 +30,7 @@ public final class QueryPlans {
 		String json = rolledBack.execute((status) -> {
 			status.setRollbackOnly();
 			for (String setting : settings) {
-				jdbc.sql(setting).update();
+				LocalSettings.apply(jdbc, setting);
 			}
 			return jdbc.sql("explain (analyze, format json) " + statement).query(String.class).single();
 		});
