@@ -231,7 +231,7 @@ class Claims {
 		if (asks.size() > 1) {
 			return claimBatch(asks, queues, continuityWindow);
 		}
-		LocalSettings.apply(this.jdbc, GenericPlans.FORCE);
+		this.jdbc.sql(GenericPlans.FORCE).query().singleRow();
 		Ask ask = asks.getFirst();
 		return List.of(claimNextReady(ask.leaseId(), ask.workerId(), queues, ask.leaseSeconds(), continuityWindow));
 	}
@@ -243,7 +243,7 @@ class Claims {
 	 * {@link KeyLookups}): run it in a transaction of its own.
 	 */
 	List<Optional<Claimed>> claimBatch(List<Ask> asks, List<String> queues, Duration continuityWindow) {
-		LocalSettings.apply(this.jdbc, KeyLookups.ONLY);
+		this.jdbc.sql(KeyLookups.ONLY).query().singleRow();
 		List<String> workers = asks.stream().map(Ask::workerId).distinct().toList();
 		JdbcClient.StatementSpec lock = this.jdbc
 			.sql((queues == null) ? LOCK_CLAIM_CANDIDATES : LOCK_CLAIM_CANDIDATES_IN_QUEUES)

@@ -89,7 +89,7 @@ class ExpiredLeases {
 	 * transaction: every statement after it in that transaction is planned afresh too.
 	 */
 	List<ExpiredLease> reapExpired(int batchSize) {
-		LocalSettings.apply(this.jdbc, PLAN_FOR_THE_TABLES_AS_THEY_ARE);
+		this.jdbc.sql(PLAN_FOR_THE_TABLES_AS_THEY_ARE).query().singleRow();
 		return this.jdbc.sql(REAP_EXPIRED)
 			.param("batchSize", batchSize)
 			.query((rs, n) -> new ExpiredLease(Rows.uuid(rs, "lease_id"), Rows.uuid(rs, "item_id"), rs.getLong("epoch"),

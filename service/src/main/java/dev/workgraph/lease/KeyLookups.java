@@ -17,11 +17,10 @@ import dev.workgraph.support.LocalSettings;
 final class KeyLookups {
 
 	/**
-	 * Run first in the transaction ({@link LocalSettings#apply}). It ends with the
-	 * transaction, so the pooled connection is unchanged for everyone else; the
-	 * statements after it are always planned with it, so a connection's cached generic
-	 * plan is one made with it. No JIT compilation either
-	 * ({@link dev.workgraph.support.GenericPlans#NO_JIT}).
+	 * Run first in the transaction ({@link LocalSettings}). It ends with the transaction,
+	 * so the pooled connection is unchanged for everyone else; the statements after it
+	 * are always planned with it, so a connection's cached generic plan is one made with
+	 * it. No JIT compilation either ({@link dev.workgraph.support.GenericPlans#NO_JIT}).
 	 */
 	static final String ONLY = LocalSettings.query("enable_seqscan", "off", "plan_cache_mode", "force_generic_plan",
 			"jit", "off");

@@ -2,8 +2,6 @@ package dev.workgraph.support;
 
 import java.util.StringJoiner;
 
-import org.springframework.jdbc.core.simple.JdbcClient;
-
 /**
  * Settings for the rest of the current transaction, made by one statement. A
  * transaction's first statement on the hot paths sets the planner up for the statements
@@ -13,7 +11,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * does not warn (in the server's log, at every call) outside an explicit transaction
  * block, so it can also go ahead of a query in the same round trip
  * ({@link OneRoundTrip}), the two being one implicit transaction. Either way the pooled
- * connection is left as it was.
+ * connection is left as it was. The repository that needs them runs the query itself,
+ * first in its transaction, as it runs its other SQL.
  */
 public final class LocalSettings {
 
@@ -34,12 +33,6 @@ public final class LocalSettings {
 			calls.add("set_config('" + namesAndValues[i] + "', '" + namesAndValues[i + 1] + "', true)");
 		}
 		return calls.toString();
-	}
-
-	/** Runs {@code settings}, a {@link #query}, in the caller's transaction. */
-	public static void apply(JdbcClient jdbc, String settings) {
-		jdbc.sql(settings).query((rs) -> {
-		});
 	}
 
 }

@@ -3,7 +3,6 @@ package dev.workgraph.lease;
 import java.util.List;
 import java.util.UUID;
 
-import dev.workgraph.support.LocalSettings;
 import dev.workgraph.support.Transactions;
 import dev.workgraph.testing.IntegrationTest;
 import org.junit.jupiter.api.Test;
@@ -34,12 +33,12 @@ class HotTransactionsWithoutJitTests {
 
 	@Test
 	void coalescedAndBatchClaims() {
-		assertThat(jitAfter(() -> LocalSettings.apply(this.jdbc, KeyLookups.ONLY))).isEqualTo("off");
+		assertThat(jitAfter(() -> this.jdbc.sql(KeyLookups.ONLY).query().singleRow())).isEqualTo("off");
 	}
 
 	@Test
 	void theReaper() {
-		assertThat(jitAfter(() -> LocalSettings.apply(this.jdbc, ExpiredLeases.PLAN_FOR_THE_TABLES_AS_THEY_ARE)))
+		assertThat(jitAfter(() -> this.jdbc.sql(ExpiredLeases.PLAN_FOR_THE_TABLES_AS_THEY_ARE).query().singleRow()))
 			.isEqualTo("off");
 	}
 

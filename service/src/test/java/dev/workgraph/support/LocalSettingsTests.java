@@ -33,7 +33,7 @@ class LocalSettingsTests {
 		assertThat(before).isNotEqualTo("off force_custom_plan off");
 
 		List<String> inside = this.transactions.inTransaction(() -> {
-			LocalSettings.apply(this.jdbc, settings);
+			this.jdbc.sql(settings).query().singleRow();
 			String first = settingsNow();
 			this.jdbc.sql("select 1").query(Integer.class).single();
 			return List.of(first, settingsNow());

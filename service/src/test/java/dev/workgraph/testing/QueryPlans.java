@@ -3,7 +3,6 @@ package dev.workgraph.testing;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.workgraph.support.LocalSettings;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -30,7 +29,7 @@ public final class QueryPlans {
 		String json = rolledBack.execute((status) -> {
 			status.setRollbackOnly();
 			for (String setting : settings) {
-				LocalSettings.apply(jdbc, setting);
+				jdbc.sql(setting).query().singleRow();
 			}
 			return jdbc.sql("explain (analyze, format json) " + statement).query(String.class).single();
 		});
