@@ -15,11 +15,12 @@ import dev.workgraph.model.LeaseRows;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
 import dev.workgraph.support.GenericPlans;
-import dev.workgraph.support.LocalSettings;
+import dev.workgraph.support.OneRoundTrip;
 import dev.workgraph.support.SqlArrays;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
 
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -187,13 +188,19 @@ class Claims {
 			        :leaseSeconds::int[]) as a(item_id, ready_row, lease_id, worker_id, lease_seconds)
 			), """ + GRANT_MANY;
 
+	/** The settings' row, which says nothing. */
+	private static final RowMapper<Void> IGNORED = (rs, n) -> null;
+
 	private final JdbcClient jdbc;
 
 	private final GenericPlans genericPlans;
 
-	Claims(JdbcClient jdbc, GenericPlans genericPlans) {
+	private final OneRoundTrip oneRoundTrip;
+
+	Claims(JdbcClient jdbc, GenericPlans genericPlans, OneRoundTrip oneRoundTrip) {
 		this.jdbc = jdbc;
 		this.genericPlans = genericPlans;
+		this.oneRoundTrip = oneRoundTrip;
 	}
 
 	/**
@@ -202,6 +209,20 @@ class Claims {
 	 */
 	Optional<Claimed> claimNextReady(UUID leaseId, String workerId, List<String> queues, int leaseSeconds,
 			Duration continuityWindow) {
+		// Its plan is the same for every worker and queue: see GenericPlans.
+		return this.genericPlans
+			.query(claimNextReadySql(queues),
+					claimNextReadyParams(leaseId, workerId, queues, leaseSeconds, continuityWindow), Claims::claimed)
+			.stream()
+			.findFirst();
+	}
+
+	private static String claimNextReadySql(List<String> queues) {
+		return (queues == null) ? CLAIM_NEXT_READY : CLAIM_NEXT_READY_IN_QUEUES;
+	}
+
+	private static Map<String, Object> claimNextReadyParams(UUID leaseId, String workerId, List<String> queues,
+			int leaseSeconds, Duration continuityWindow) {
 		Map<String, Object> params = new HashMap<>();
 		params.put("leaseId", leaseId);
 		params.put("workerId", workerId);
@@ -210,11 +231,7 @@ class Claims {
 		if (queues != null) {
 			params.put("queues", SqlArrays.texts(queues));
 		}
-		// Its plan is the same for every worker and queue: see GenericPlans.
-		return this.genericPlans
-			.query((queues == null) ? CLAIM_NEXT_READY : CLAIM_NEXT_READY_IN_QUEUES, params, Claims::claimed)
-			.stream()
-			.findFirst();
+		return params;
 	}
 
 	private static Claimed claimed(ResultSet rs, int n) throws SQLException {
@@ -231,32 +248,40 @@ class Claims {
 		if (asks.size() > 1) {
 			return claimBatch(asks, queues, continuityWindow);
 		}
-		this.jdbc.sql(GenericPlans.FORCE).query().singleRow();
 		Ask ask = asks.getFirst();
-		return List.of(claimNextReady(ask.leaseId(), ask.workerId(), queues, ask.leaseSeconds(), continuityWindow));
+		// The plan setting in the claim's own round trip: it lasts to the end of the
+		// caller's transaction, where nothing but the commit comes after the claim.
+		return List.of(
+				this.oneRoundTrip
+					.query(GenericPlans.FORCE, IGNORED, claimNextReadySql(queues), Claims::claimed,
+							claimNextReadyParams(ask.leaseId(), ask.workerId(), queues, ask.leaseSeconds(),
+									continuityWindow))
+					.second()
+					.stream()
+					.findFirst());
 	}
 
 	/**
 	 * Claims up to one item for each of the asks, which share the queues filter, in ask
 	 * order (see {@link #LOCK_CLAIM_CANDIDATES}); answers per ask, empty when no free
-	 * item was left for it. Two statements and the plan setting before them (see
-	 * {@link KeyLookups}): run it in a transaction of its own.
+	 * item was left for it. Two round trips, the plan settings (see {@link KeyLookups})
+	 * sent with the lock and the grant after them: run it in a transaction of its own.
 	 */
 	List<Optional<Claimed>> claimBatch(List<Ask> asks, List<String> queues, Duration continuityWindow) {
-		this.jdbc.sql(KeyLookups.ONLY).query().singleRow();
-		List<String> workers = asks.stream().map(Ask::workerId).distinct().toList();
-		JdbcClient.StatementSpec lock = this.jdbc
-			.sql((queues == null) ? LOCK_CLAIM_CANDIDATES : LOCK_CLAIM_CANDIDATES_IN_QUEUES)
-			.param("n", asks.size())
-			.param("workerIds", SqlArrays.texts(workers))
-			.param("continuitySeconds", continuityWindow.toMillis() / 1000.0);
+		Map<String, Object> params = new HashMap<>();
+		params.put("n", asks.size());
+		params.put("workerIds", SqlArrays.texts(asks.stream().map(Ask::workerId).distinct().toList()));
+		params.put("continuitySeconds", continuityWindow.toMillis() / 1000.0);
 		if (queues != null) {
-			lock = lock.param("queues", SqlArrays.texts(queues));
+			params.put("queues", SqlArrays.texts(queues));
 		}
-		List<Candidate> candidates = lock
-			.query((rs, n) -> new Candidate(Rows.uuid(rs, "item_id"), rs.getString("ready_row"), rs.getInt("priority"),
-					rs.getString("preferred_worker_id"), rs.getBoolean("preference_open")))
-			.list();
+		// The plan settings first in the transaction, in the lock's round trip.
+		List<Candidate> candidates = this.oneRoundTrip
+			.query(KeyLookups.ONLY, IGNORED, (queues == null) ? LOCK_CLAIM_CANDIDATES : LOCK_CLAIM_CANDIDATES_IN_QUEUES,
+					(rs, n) -> new Candidate(Rows.uuid(rs, "item_id"), rs.getString("ready_row"), rs.getInt("priority"),
+							rs.getString("preferred_worker_id"), rs.getBoolean("preference_open")),
+					params)
+			.second();
 		List<Candidate> assigned = assign(candidates, asks);
 		List<UUID> itemIds = new ArrayList<>();
 		List<String> readyRows = new ArrayList<>();

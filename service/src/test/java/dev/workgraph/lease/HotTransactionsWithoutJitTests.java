@@ -1,5 +1,6 @@
 package dev.workgraph.lease;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
@@ -31,9 +32,20 @@ class HotTransactionsWithoutJitTests {
 	@Autowired
 	private BatchFencing batchFencing;
 
+	@Autowired
+	private Claims claims;
+
 	@Test
 	void coalescedAndBatchClaims() {
-		assertThat(jitAfter(() -> this.jdbc.sql(KeyLookups.ONLY).query().singleRow())).isEqualTo("off");
+		List<Claims.Ask> asks = List.of(ask(), ask());
+		assertThat(jitAfter(() -> this.claims.claimBatch(asks, List.of("hot-nothing-ready"), Duration.ZERO)))
+			.isEqualTo("off");
+	}
+
+	@Test
+	void aLoneClaimInTheTransactionOfTheCompletionBeforeIt() {
+		assertThat(jitAfter(() -> this.claims.claimHere(List.of(ask()), List.of("hot-nothing-ready"), Duration.ZERO)))
+			.isEqualTo("off");
 	}
 
 	@Test
@@ -46,6 +58,10 @@ class HotTransactionsWithoutJitTests {
 	void batchesOfLeaseEndings() {
 		assertThat(jitAfter(() -> this.batchFencing.lockItems(List.of(UUID.randomUUID()), new long[] { 1 })))
 			.isEqualTo("off");
+	}
+
+	private static Claims.Ask ask() {
+		return new Claims.Ask(UUID.randomUUID(), "hot-worker", 30);
 	}
 
 	/**
