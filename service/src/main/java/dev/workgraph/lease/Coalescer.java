@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -67,6 +69,9 @@ final class Coalescer<K, Q, P, R> {
 
 	private final BiFunction<K, List<Q>, List<P>> inLane;
 
+	/** Where {@code inLane} runs ({@link BatchThreads}), the leader waiting for it. */
+	private final Executor batches;
+
 	private final BiFunction<K, List<P>, List<R>> afterLane;
 
 	private final int maxBatch;
@@ -92,12 +97,19 @@ final class Coalescer<K, Q, P, R> {
 
 	private boolean sweepScheduled;
 
+	/** Runs each batch on its leader's own thread. */
 	Coalescer(BiFunction<K, List<Q>, List<P>> inLane, BiFunction<K, List<P>, List<R>> afterLane, int maxBatch,
 			int maxInFlight, Duration maxWait) {
+		this(inLane, afterLane, maxBatch, maxInFlight, maxWait, Runnable::run);
+	}
+
+	Coalescer(BiFunction<K, List<Q>, List<P>> inLane, BiFunction<K, List<P>, List<R>> afterLane, int maxBatch,
+			int maxInFlight, Duration maxWait, Executor batches) {
 		if (maxBatch < 1 || maxInFlight < 1) {
 			throw new IllegalArgumentException("maxBatch and maxInFlight must be at least 1");
 		}
 		this.inLane = inLane;
+		this.batches = batches;
 		this.afterLane = afterLane;
 		this.maxBatch = maxBatch;
 		this.maxInFlight = maxInFlight;
@@ -266,7 +278,7 @@ final class Coalescer<K, Q, P, R> {
 		List<Outcome<R>> outcomes = new ArrayList<>(batch.size());
 		List<P> phaseOne = null;
 		try {
-			phaseOne = answers(this.inLane.apply(key, requests), batch.size());
+			phaseOne = answers(runInLane(key, requests), batch.size());
 		}
 		catch (Throwable ex) {
 			batch.forEach((waiter) -> outcomes.add(new Failed<>(ex)));
@@ -288,6 +300,16 @@ final class Coalescer<K, Q, P, R> {
 			batch.get(i).outcome.complete(outcomes.get(i));
 		}
 		return outcomes.getFirst();
+	}
+
+	/** The in-lane phase where it runs; what it throws is thrown here as it was. */
+	private List<P> runInLane(K key, List<Q> requests) throws Throwable {
+		try {
+			return CompletableFuture.supplyAsync(() -> this.inLane.apply(key, requests), this.batches).join();
+		}
+		catch (CompletionException ex) {
+			throw ex.getCause();
+		}
 	}
 
 	/**

@@ -16,11 +16,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param groupCommit whether concurrent completions (and renewals) are committed
  * together, each fenced on its own (docs/adr/0009); off, each runs its own transaction.
  * Uses the same batch size, slots and wait as the claims.
+ * @param batchThreads the platform threads that run batches' transactions, for every lane
+ * together; a batch that finds them all busy waits for one, as it would for a database
+ * connection, so it is no use to set it below the connection pool's size
  */
 @ConfigurationProperties("workgraph.coalescing")
 record CoalescingProperties(@DefaultValue("true") boolean enabled, @DefaultValue("32") int maxBatch,
 		@DefaultValue("2") int maxInFlight, @DefaultValue("30s") Duration maxWait,
-		@DefaultValue("true") boolean groupCommit) {
+		@DefaultValue("true") boolean groupCommit, @DefaultValue("16") int batchThreads) {
 
 	CoalescingProperties {
 		if (maxBatch < 1 || maxBatch > 1000) {
@@ -28,6 +31,9 @@ record CoalescingProperties(@DefaultValue("true") boolean enabled, @DefaultValue
 		}
 		if (maxInFlight < 1 || maxInFlight > 100) {
 			throw new IllegalArgumentException("workgraph.coalescing.max-in-flight must be between 1 and 100");
+		}
+		if (batchThreads < 1 || batchThreads > 1000) {
+			throw new IllegalArgumentException("workgraph.coalescing.batch-threads must be between 1 and 1000");
 		}
 		if (!maxWait.isPositive()) {
 			throw new IllegalArgumentException("workgraph.coalescing.max-wait must be positive");

@@ -85,8 +85,8 @@ class LeaseCommands {
 
 	LeaseCommands(Transactions transactions, Claims claims, Fencing fencing, Cancellation cancellation, ItemViews items,
 			LeaseViews leases, LeaseProperties properties, ContinuityProperties continuity,
-			CoalescingProperties coalescing, LeaseEndings endings, ReadyWaiters waiters, LeaseMetrics metrics,
-			LeaseHolders holders) {
+			CoalescingProperties coalescing, BatchThreads batchThreads, LeaseEndings endings, ReadyWaiters waiters,
+			LeaseMetrics metrics, LeaseHolders holders) {
 		this.transactions = transactions;
 		this.holders = holders;
 		this.claims = claims;
@@ -99,20 +99,23 @@ class LeaseCommands {
 		this.metrics = metrics;
 		this.waiters = waiters;
 		this.coalescer = coalescing.enabled() ? new Coalescer<>(this::claimBatch, this::withViews,
-				coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
+				coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait(), batchThreads) : null;
 		this.endings = endings;
-		this.completions = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.completeAll(batch),
-				(lane, done) -> withItems(done), coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait())
+		this.completions = coalescing.groupCommit()
+				? new Coalescer<>((lane, batch) -> endings.completeAll(batch), (lane, done) -> withItems(done),
+						coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait(), batchThreads)
 				: null;
 		this.chained = coalescing.groupCommit()
 				? new Coalescer<>(this::chainTogether, (filter, done) -> withItemsOfChained(done),
-						coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait())
+						coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait(), batchThreads)
 				: null;
 		this.releases = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.releaseAll(batch),
 				(lane, done) -> withItems(viewsUnread(done)), coalescing.maxBatch(), coalescing.maxInFlight(),
-				coalescing.maxWait()) : null;
-		this.renewals = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.renewAll(batch),
-				(lane, done) -> done, coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait()) : null;
+				coalescing.maxWait(), batchThreads) : null;
+		this.renewals = coalescing.groupCommit()
+				? new Coalescer<>((lane, batch) -> endings.renewAll(batch), (lane, done) -> done, coalescing.maxBatch(),
+						coalescing.maxInFlight(), coalescing.maxWait(), batchThreads)
+				: null;
 	}
 
 	/** The claim without waiting: 204 when nothing is ready. */

@@ -298,6 +298,45 @@ class CoalescerTests {
 		assertThat(coalescer.lanesInFlight()).isZero();
 	}
 
+	@Test
+	void batchesRunOnTheGivenThreadsAndTheirSecondPhaseOnTheLeaders() throws Exception {
+		ExecutorService batchThreads = Executors.newFixedThreadPool(1,
+				Thread.ofPlatform().daemon().name("test-batch-", 0).factory());
+		try {
+			List<String> inLane = Collections.synchronizedList(new ArrayList<>());
+			List<Boolean> afterLaneVirtual = Collections.synchronizedList(new ArrayList<>());
+			Coalescer<String, Integer, Integer, Integer> coalescer = new Coalescer<>((key, batch) -> {
+				inLane.add(Thread.currentThread().getName());
+				return batch;
+			}, (key, batch) -> {
+				afterLaneVirtual.add(Thread.currentThread().isVirtual());
+				return batch;
+			}, 32, 1, Duration.ofSeconds(5), batchThreads);
+			assertThat(this.threads.submit(() -> coalescer.submit("k", 7)).get(5, TimeUnit.SECONDS)).isEqualTo(7);
+			assertThat(inLane).containsExactly("test-batch-0");
+			assertThat(afterLaneVirtual).containsExactly(true);
+		}
+		finally {
+			batchThreads.shutdownNow();
+		}
+	}
+
+	@Test
+	void aBatchFailingOnTheGivenThreadsFailsItsRequestsWithWhatItThrew() throws Exception {
+		ExecutorService batchThreads = Executors.newFixedThreadPool(1, Thread.ofPlatform().daemon().factory());
+		try {
+			CannotGetJdbcConnectionException down = new CannotGetJdbcConnectionException("database down");
+			Coalescer<String, Integer, Integer, Integer> coalescer = new Coalescer<>((key, batch) -> {
+				throw down;
+			}, identity(), 32, 1, Duration.ofSeconds(5), batchThreads);
+			assertThatThrownBy(() -> coalescer.submit("k", 1)).isSameAs(down);
+			assertThatThrownBy(() -> coalescer.submit("k", 2)).as("the lane carries on").isSameAs(down);
+		}
+		finally {
+			batchThreads.shutdownNow();
+		}
+	}
+
 	private static void awaitQueued(Coalescer<?, ?, ?, ?> coalescer, Object key, int queued) {
 		Eventually.until(queued + " queued", Duration.ofSeconds(5), Duration.ofMillis(1),
 				() -> coalescer.queued(key) >= queued);
