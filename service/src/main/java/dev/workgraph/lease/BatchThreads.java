@@ -19,8 +19,9 @@ import org.springframework.stereotype.Component;
  *
  * <p>
  * Requests stay on virtual threads: a batch's leader waits for its batch here without
- * holding a platform thread. A batch never submits to a coalescer, so a batch waiting for
- * a thread waits only for other batches to end. Idle threads end after a minute.
+ * holding a platform thread, and a lone request runs on its own thread
+ * ({@link Coalescer}). A batch never submits to a coalescer, so a batch waiting for a
+ * thread waits only for other batches to end. Idle threads end after a minute.
  */
 @Component
 class BatchThreads implements Executor, DisposableBean {

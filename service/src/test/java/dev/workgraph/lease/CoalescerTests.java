@@ -299,22 +299,38 @@ class CoalescerTests {
 	}
 
 	@Test
-	void batchesRunOnTheGivenThreadsAndTheirSecondPhaseOnTheLeaders() throws Exception {
+	void batchesOfSeveralRunOnTheGivenThreadsALoneRequestAndTheSecondPhaseOnTheLeaders() throws Exception {
 		ExecutorService batchThreads = Executors.newFixedThreadPool(1,
 				Thread.ofPlatform().daemon().name("test-batch-", 0).factory());
 		try {
+			CountDownLatch firstRunning = new CountDownLatch(1);
+			CountDownLatch releaseFirst = new CountDownLatch(1);
 			List<String> inLane = Collections.synchronizedList(new ArrayList<>());
 			List<Boolean> afterLaneVirtual = Collections.synchronizedList(new ArrayList<>());
 			Coalescer<String, Integer, Integer, Integer> coalescer = new Coalescer<>((key, batch) -> {
-				inLane.add(Thread.currentThread().getName());
+				Thread thread = Thread.currentThread();
+				inLane.add(batch + (thread.isVirtual() ? " on a virtual thread" : " on " + thread.getName()));
+				if (batch.contains(0)) {
+					firstRunning.countDown();
+					await(releaseFirst);
+				}
 				return batch;
 			}, (key, batch) -> {
 				afterLaneVirtual.add(Thread.currentThread().isVirtual());
 				return batch;
 			}, 32, 1, Duration.ofSeconds(5), batchThreads);
-			assertThat(this.threads.submit(() -> coalescer.submit("k", 7)).get(5, TimeUnit.SECONDS)).isEqualTo(7);
-			assertThat(inLane).containsExactly("test-batch-0");
-			assertThat(afterLaneVirtual).containsExactly(true);
+			Future<Integer> first = this.threads.submit(() -> coalescer.submit("k", 0));
+			assertThat(firstRunning.await(5, TimeUnit.SECONDS)).isTrue();
+			Future<Integer> second = this.threads.submit(() -> coalescer.submit("k", 1));
+			awaitQueued(coalescer, "k", 1);
+			Future<Integer> third = this.threads.submit(() -> coalescer.submit("k", 2));
+			awaitQueued(coalescer, "k", 2);
+			releaseFirst.countDown();
+			assertThat(first.get(5, TimeUnit.SECONDS)).isZero();
+			assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo(1);
+			assertThat(third.get(5, TimeUnit.SECONDS)).isEqualTo(2);
+			assertThat(inLane).containsExactly("[0] on a virtual thread", "[1, 2] on test-batch-0");
+			assertThat(afterLaneVirtual).containsExactly(true, true);
 		}
 		finally {
 			batchThreads.shutdownNow();
@@ -325,12 +341,30 @@ class CoalescerTests {
 	void aBatchFailingOnTheGivenThreadsFailsItsRequestsWithWhatItThrew() throws Exception {
 		ExecutorService batchThreads = Executors.newFixedThreadPool(1, Thread.ofPlatform().daemon().factory());
 		try {
+			CountDownLatch firstRunning = new CountDownLatch(1);
+			CountDownLatch releaseFirst = new CountDownLatch(1);
 			CannotGetJdbcConnectionException down = new CannotGetJdbcConnectionException("database down");
 			Coalescer<String, Integer, Integer, Integer> coalescer = new Coalescer<>((key, batch) -> {
+				if (batch.contains(0)) {
+					firstRunning.countDown();
+					await(releaseFirst);
+					return batch;
+				}
 				throw down;
 			}, identity(), 32, 1, Duration.ofSeconds(5), batchThreads);
-			assertThatThrownBy(() -> coalescer.submit("k", 1)).isSameAs(down);
-			assertThatThrownBy(() -> coalescer.submit("k", 2)).as("the lane carries on").isSameAs(down);
+			Future<Integer> first = this.threads.submit(() -> coalescer.submit("k", 0));
+			assertThat(firstRunning.await(5, TimeUnit.SECONDS)).isTrue();
+			List<Future<Integer>> failing = new ArrayList<>();
+			for (int i = 1; i <= 3; i++) {
+				int request = i;
+				failing.add(this.threads.submit(() -> coalescer.submit("k", request)));
+				awaitQueued(coalescer, "k", i);
+			}
+			releaseFirst.countDown();
+			assertThat(first.get(5, TimeUnit.SECONDS)).isZero();
+			for (Future<Integer> request : failing) {
+				assertThatThrownBy(() -> request.get(5, TimeUnit.SECONDS)).cause().isSameAs(down);
+			}
 		}
 		finally {
 			batchThreads.shutdownNow();
