@@ -158,7 +158,7 @@ class BatchFencing {
 		List<Locked> locked = new ArrayList<>(Collections.nCopies(leaseIds.size(), null));
 		// First in the batch's transaction, in the same round trip: the statements after
 		// it, priced for ten rows with an item view each, must not be JIT-compiled.
-		this.oneRoundTrip.query(GenericPlans.NO_JIT, (rs, n) -> null, LOCK_ITEMS_OF_LEASES, (rs, n) -> {
+		this.oneRoundTrip.queryAfter(GenericPlans.NO_JIT, LOCK_ITEMS_OF_LEASES, (rs, n) -> {
 			locked.set(rs.getInt("position") - 1, new Locked(LockedItem.map(rs, n), rs.getBoolean("current")));
 			return null;
 		}, Map.of("leaseIds", SqlArrays.uuids(leaseIds), "epochs", SqlArrays.longs(epochs)));

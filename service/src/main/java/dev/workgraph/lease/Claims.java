@@ -20,7 +20,6 @@ import dev.workgraph.support.SqlArrays;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
 
-import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -188,9 +187,6 @@ class Claims {
 			        :leaseSeconds::int[]) as a(item_id, ready_row, lease_id, worker_id, lease_seconds)
 			), """ + GRANT_MANY;
 
-	/** The settings' row, which says nothing. */
-	private static final RowMapper<Void> IGNORED = (rs, n) -> null;
-
 	private final JdbcClient jdbc;
 
 	private final GenericPlans genericPlans;
@@ -253,10 +249,9 @@ class Claims {
 		// caller's transaction, where nothing but the commit comes after the claim.
 		return List.of(
 				this.oneRoundTrip
-					.query(GenericPlans.FORCE, IGNORED, claimNextReadySql(queues), Claims::claimed,
+					.queryAfter(GenericPlans.FORCE, claimNextReadySql(queues), Claims::claimed,
 							claimNextReadyParams(ask.leaseId(), ask.workerId(), queues, ask.leaseSeconds(),
 									continuityWindow))
-					.second()
 					.stream()
 					.findFirst());
 	}
@@ -276,12 +271,11 @@ class Claims {
 			params.put("queues", SqlArrays.texts(queues));
 		}
 		// The plan settings first in the transaction, in the lock's round trip.
-		List<Candidate> candidates = this.oneRoundTrip
-			.query(KeyLookups.ONLY, IGNORED, (queues == null) ? LOCK_CLAIM_CANDIDATES : LOCK_CLAIM_CANDIDATES_IN_QUEUES,
-					(rs, n) -> new Candidate(Rows.uuid(rs, "item_id"), rs.getString("ready_row"), rs.getInt("priority"),
-							rs.getString("preferred_worker_id"), rs.getBoolean("preference_open")),
-					params)
-			.second();
+		List<Candidate> candidates = this.oneRoundTrip.queryAfter(KeyLookups.ONLY,
+				(queues == null) ? LOCK_CLAIM_CANDIDATES : LOCK_CLAIM_CANDIDATES_IN_QUEUES,
+				(rs, n) -> new Candidate(Rows.uuid(rs, "item_id"), rs.getString("ready_row"), rs.getInt("priority"),
+						rs.getString("preferred_worker_id"), rs.getBoolean("preference_open")),
+				params);
 		List<Candidate> assigned = assign(candidates, asks);
 		List<UUID> itemIds = new ArrayList<>();
 		List<String> readyRows = new ArrayList<>();

@@ -59,8 +59,7 @@ public class GenericPlans {
 		if (TransactionSynchronizationManager.isActualTransactionActive()) {
 			return this.jdbc.sql(sql).params(params).query(rows).list();
 		}
-		return this.transactions
-			.retryingLockRaces(() -> this.oneRoundTrip.query(FORCE, (rs, n) -> null, sql, rows, params).second());
+		return this.transactions.retryingLockRaces(() -> this.oneRoundTrip.queryAfter(FORCE, sql, rows, params));
 	}
 
 }

@@ -49,6 +49,14 @@ public class OneRoundTrip {
 		});
 	}
 
+	/**
+	 * The rows of {@code sql}, sent behind {@code settings} (a {@link LocalSettings}
+	 * query, whose row says nothing) in the same round trip.
+	 */
+	public <T> List<T> queryAfter(String settings, String sql, RowMapper<T> rows, Map<String, ?> params) {
+		return query(settings, (rs, n) -> null, sql, rows, params).second();
+	}
+
 	private static <T> List<T> rows(PreparedStatement statement, RowMapper<T> mapper) throws SQLException {
 		try (ResultSet result = statement.getResultSet()) {
 			return new RowMapperResultSetExtractor<>(mapper).extractData(result);

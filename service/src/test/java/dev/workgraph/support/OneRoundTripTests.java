@@ -46,6 +46,17 @@ class OneRoundTripTests {
 	}
 
 	@Test
+	void aQueryAfterSettingsAnswersItsOwnRowsWithTheSettingsInForceAndThenLapsed() {
+		String settings = LocalSettings.query("application_name", "round-trip-probe");
+
+		assertThat(this.oneRoundTrip.queryAfter(settings, "select current_setting('application_name') as a",
+				(rs, n) -> rs.getString("a"), Map.of()))
+			.containsExactly("round-trip-probe");
+		assertThat(this.jdbc.sql("select current_setting('application_name')").query(String.class).single())
+			.isNotEqualTo("round-trip-probe");
+	}
+
+	@Test
 	void anEmptyAnswerIsAnEmptyList() {
 		OneRoundTrip.Answers<Integer, Integer> answers = this.oneRoundTrip.query("select v from round_trip_probe",
 				(rs, n) -> rs.getInt(1), "select 1 where false", (rs, n) -> rs.getInt(1), Map.of());
