@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -32,9 +33,14 @@ class CoalescerTests {
 
 	private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
 
+	/** Batch threads as the service has them: platform threads. */
+	private final ExecutorService batchThreads = Executors.newFixedThreadPool(1,
+			Thread.ofPlatform().daemon().name("test-batch-", 0).factory());
+
 	@AfterEach
 	void stopThreads() {
 		this.threads.shutdownNow();
+		this.batchThreads.shutdownNow();
 	}
 
 	private static <K, Q> BiFunction<K, List<Q>, List<Q>> identity() {
@@ -139,6 +145,15 @@ class CoalescerTests {
 
 	@Test
 	void aFailingBatchFailsEachOfItsRequestsWithItsExceptionAndTheLaneCarriesOn() throws Exception {
+		failingBatchFailsEachOfItsRequestsAndTheLaneCarriesOn(Runnable::run);
+	}
+
+	@Test
+	void aBatchFailingOnTheBatchThreadsFailsItsRequestsWithWhatItThrewAndTheLaneCarriesOn() throws Exception {
+		failingBatchFailsEachOfItsRequestsAndTheLaneCarriesOn(this.batchThreads);
+	}
+
+	private void failingBatchFailsEachOfItsRequestsAndTheLaneCarriesOn(Executor batches) throws Exception {
 		CountDownLatch firstRunning = new CountDownLatch(1);
 		CountDownLatch releaseFirst = new CountDownLatch(1);
 		CannotGetJdbcConnectionException down = new CannotGetJdbcConnectionException("database down");
@@ -154,7 +169,7 @@ class CoalescerTests {
 				throw down;
 			}
 			return batch;
-		}, identity(), 32, 1, Duration.ofSeconds(5));
+		}, identity(), 32, 1, Duration.ofSeconds(5), batches);
 		Future<Integer> first = this.threads.submit(() -> coalescer.submit("k", 0));
 		assertThat(firstRunning.await(5, TimeUnit.SECONDS)).isTrue();
 		List<Future<Integer>> failing = new ArrayList<>();
@@ -299,76 +314,35 @@ class CoalescerTests {
 	}
 
 	@Test
-	void batchesOfSeveralRunOnTheGivenThreadsALoneRequestAndTheSecondPhaseOnTheLeaders() throws Exception {
-		ExecutorService batchThreads = Executors.newFixedThreadPool(1,
-				Thread.ofPlatform().daemon().name("test-batch-", 0).factory());
-		try {
-			CountDownLatch firstRunning = new CountDownLatch(1);
-			CountDownLatch releaseFirst = new CountDownLatch(1);
-			List<String> inLane = Collections.synchronizedList(new ArrayList<>());
-			List<Boolean> afterLaneVirtual = Collections.synchronizedList(new ArrayList<>());
-			Coalescer<String, Integer, Integer, Integer> coalescer = new Coalescer<>((key, batch) -> {
-				Thread thread = Thread.currentThread();
-				inLane.add(batch + (thread.isVirtual() ? " on a virtual thread" : " on " + thread.getName()));
-				if (batch.contains(0)) {
-					firstRunning.countDown();
-					await(releaseFirst);
-				}
-				return batch;
-			}, (key, batch) -> {
-				afterLaneVirtual.add(Thread.currentThread().isVirtual());
-				return batch;
-			}, 32, 1, Duration.ofSeconds(5), batchThreads);
-			Future<Integer> first = this.threads.submit(() -> coalescer.submit("k", 0));
-			assertThat(firstRunning.await(5, TimeUnit.SECONDS)).isTrue();
-			Future<Integer> second = this.threads.submit(() -> coalescer.submit("k", 1));
-			awaitQueued(coalescer, "k", 1);
-			Future<Integer> third = this.threads.submit(() -> coalescer.submit("k", 2));
-			awaitQueued(coalescer, "k", 2);
-			releaseFirst.countDown();
-			assertThat(first.get(5, TimeUnit.SECONDS)).isZero();
-			assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo(1);
-			assertThat(third.get(5, TimeUnit.SECONDS)).isEqualTo(2);
-			assertThat(inLane).containsExactly("[0] on a virtual thread", "[1, 2] on test-batch-0");
-			assertThat(afterLaneVirtual).containsExactly(true, true);
-		}
-		finally {
-			batchThreads.shutdownNow();
-		}
-	}
-
-	@Test
-	void aBatchFailingOnTheGivenThreadsFailsItsRequestsWithWhatItThrew() throws Exception {
-		ExecutorService batchThreads = Executors.newFixedThreadPool(1, Thread.ofPlatform().daemon().factory());
-		try {
-			CountDownLatch firstRunning = new CountDownLatch(1);
-			CountDownLatch releaseFirst = new CountDownLatch(1);
-			CannotGetJdbcConnectionException down = new CannotGetJdbcConnectionException("database down");
-			Coalescer<String, Integer, Integer, Integer> coalescer = new Coalescer<>((key, batch) -> {
-				if (batch.contains(0)) {
-					firstRunning.countDown();
-					await(releaseFirst);
-					return batch;
-				}
-				throw down;
-			}, identity(), 32, 1, Duration.ofSeconds(5), batchThreads);
-			Future<Integer> first = this.threads.submit(() -> coalescer.submit("k", 0));
-			assertThat(firstRunning.await(5, TimeUnit.SECONDS)).isTrue();
-			List<Future<Integer>> failing = new ArrayList<>();
-			for (int i = 1; i <= 3; i++) {
-				int request = i;
-				failing.add(this.threads.submit(() -> coalescer.submit("k", request)));
-				awaitQueued(coalescer, "k", i);
+	void batchesOfSeveralRunOnTheBatchThreadsALoneRequestAndTheSecondPhaseOnTheLeaders() throws Exception {
+		CountDownLatch firstRunning = new CountDownLatch(1);
+		CountDownLatch releaseFirst = new CountDownLatch(1);
+		List<String> inLane = Collections.synchronizedList(new ArrayList<>());
+		List<Boolean> afterLaneVirtual = Collections.synchronizedList(new ArrayList<>());
+		Coalescer<String, Integer, Integer, Integer> coalescer = new Coalescer<>((key, batch) -> {
+			Thread thread = Thread.currentThread();
+			inLane.add(batch + (thread.isVirtual() ? " on a virtual thread" : " on " + thread.getName()));
+			if (batch.contains(0)) {
+				firstRunning.countDown();
+				await(releaseFirst);
 			}
-			releaseFirst.countDown();
-			assertThat(first.get(5, TimeUnit.SECONDS)).isZero();
-			for (Future<Integer> request : failing) {
-				assertThatThrownBy(() -> request.get(5, TimeUnit.SECONDS)).cause().isSameAs(down);
-			}
-		}
-		finally {
-			batchThreads.shutdownNow();
-		}
+			return batch;
+		}, (key, batch) -> {
+			afterLaneVirtual.add(Thread.currentThread().isVirtual());
+			return batch;
+		}, 32, 1, Duration.ofSeconds(5), this.batchThreads);
+		Future<Integer> first = this.threads.submit(() -> coalescer.submit("k", 0));
+		assertThat(firstRunning.await(5, TimeUnit.SECONDS)).isTrue();
+		Future<Integer> second = this.threads.submit(() -> coalescer.submit("k", 1));
+		awaitQueued(coalescer, "k", 1);
+		Future<Integer> third = this.threads.submit(() -> coalescer.submit("k", 2));
+		awaitQueued(coalescer, "k", 2);
+		releaseFirst.countDown();
+		assertThat(first.get(5, TimeUnit.SECONDS)).isZero();
+		assertThat(second.get(5, TimeUnit.SECONDS)).isEqualTo(1);
+		assertThat(third.get(5, TimeUnit.SECONDS)).isEqualTo(2);
+		assertThat(inLane).containsExactly("[0] on a virtual thread", "[1, 2] on test-batch-0");
+		assertThat(afterLaneVirtual).containsExactly(true, true);
 	}
 
 	private static void awaitQueued(Coalescer<?, ?, ?, ?> coalescer, Object key, int queued) {
