@@ -9,8 +9,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param enabled whether concurrent claims with the same queues filter are served by one
  * batch (docs/adr/0005); off, every claim runs its own statement
  * @param maxBatch the most claims one batch serves
- * @param maxInFlight how many batches of one queues filter may run at once; claims queue
- * for a batch only while that many are in flight
+ * @param maxInFlight how many batches of one queues filter (or of one kind of lease
+ * ending) may run at once; requests queue for a batch only while that many are in flight.
+ * One by default: the fewer batches, the bigger each and the less CPU per item
  * @param maxWait how long a claim waits for its batch before it answers 503 (twice this
  * once its batch is running)
  * @param groupCommit whether concurrent completions (and renewals) are committed
@@ -22,7 +23,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("workgraph.coalescing")
 record CoalescingProperties(@DefaultValue("true") boolean enabled, @DefaultValue("32") int maxBatch,
-		@DefaultValue("2") int maxInFlight, @DefaultValue("30s") Duration maxWait,
+		@DefaultValue("1") int maxInFlight, @DefaultValue("30s") Duration maxWait,
 		@DefaultValue("true") boolean groupCommit, @DefaultValue("16") int batchThreads) {
 
 	CoalescingProperties {
