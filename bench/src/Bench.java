@@ -1,4 +1,5 @@
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -1020,13 +1021,13 @@ public class Bench {
 	Results.Machine machine() {
 		Pg postgres = new Pg("postgres");
 		try {
-			return new Results.Machine(Runtime.getRuntime().availableProcessors(), postgres.sql("select version()"),
-					postgres.sql("show autovacuum"), postgres.sql("show synchronous_commit"), this.loadBefore,
-					loadAverage());
+			return new Results.Machine(Runtime.getRuntime().availableProcessors(), cpuModel(),
+					postgres.sql("select version()"), postgres.sql("show autovacuum"),
+					postgres.sql("show synchronous_commit"), this.loadBefore, loadAverage());
 		}
 		catch (IOException | InterruptedException ex) {
-			return new Results.Machine(Runtime.getRuntime().availableProcessors(), "unknown", "unknown", "unknown",
-					this.loadBefore, loadAverage());
+			return new Results.Machine(Runtime.getRuntime().availableProcessors(), cpuModel(), "unknown", "unknown",
+					"unknown", this.loadBefore, loadAverage());
 		}
 	}
 
@@ -1054,6 +1055,19 @@ public class Bench {
 
 	static double round(double x, int digits) {
 		return Results.round(x, digits);
+	}
+
+	/** The processor's model name as the kernel reports it. */
+	static String cpuModel() {
+		try (var lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+			return lines.filter((line) -> line.startsWith("model name"))
+				.map((line) -> line.substring(line.indexOf(':') + 1).strip())
+				.findFirst()
+				.orElse("unknown");
+		}
+		catch (IOException | UncheckedIOException ex) {
+			return "unknown";
+		}
 	}
 
 	static String loadAverage() {

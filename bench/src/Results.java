@@ -157,8 +157,12 @@ final class Results {
 			double cpuSecondsTotal, double peakRssMib) {
 	}
 
-	record Machine(int cpus, String postgres, String autovacuum, String synchronousCommit, String loadBefore,
-			String loadAfter) {
+	/**
+	 * Where the run ran. Machines of one kind differ in their processors, which moves every figure:
+	 * compare runs of one processor model.
+	 */
+	record Machine(int cpus, String cpuModel, String postgres, String autovacuum, String synchronousCommit,
+			String loadBefore, String loadAfter) {
 	}
 
 	/** The summary line's fields; NaN prints as "na". */
