@@ -86,19 +86,8 @@ start() { # side port database jar java-opts args
 	done
 }
 
-# UUIDv7-shaped ids, the millisecond clock first, as the service makes them (and bench/run.sh's
-# supply): the queue's head then lies together in the table, as it does in production. Random ids
-# scatter it: every claim then dirties another page and every queue vacuum visits most of them.
 supply() { # database seconds
-	"${PSQL[@]}" -d "$1" -c "
-		with made as (
-		    insert into work_items (id, title, queue, status, ready_since)
-		    select (overlay(lpad(to_hex(floor(extract(epoch from clock_timestamp()) * 1000)::bigint), 12, '0') placing '-' from 9 for 0)
-		            || '-7' || substr(gen_random_uuid()::text, 16))::uuid,
-		        'ab supply ' || i, 'ab', 'ready', now() from generate_series(1, $(($2 * SUPPLY_PER_SECOND))) i
-		    returning id, queue, priority, ready_since
-		)
-		insert into ready_items (item_id, queue, priority, ready_since) select id, queue, priority, ready_since from made;"
+	ab_supply "$1" $(($2 * SUPPLY_PER_SECOND))
 }
 
 supply_open() { # database seconds: what RATE claims per second need, and a second more

@@ -26,3 +26,17 @@ apply_migrations() {
 		psql -q -X -v ON_ERROR_STOP=1 -d "$1" -f "$migration"
 	done
 }
+
+# Makes $2 ready items in queue 'ab' of database $1, with the caller's psql command line ("${PSQL[@]}").
+# Their ids are UUIDv7-shaped (bench/sql/bench-uuid7.sql), as the service makes them: the queue's head
+# then lies together in the table, as in production. Random ids scatter it, so that every claim
+# dirties another page and every queue vacuum reads most of the table and every index.
+ab_supply() {
+	"${PSQL[@]}" -d "$1" -f bench/sql/bench-uuid7.sql -c "
+		with made as (
+		    insert into work_items (id, title, queue, status, ready_since)
+		    select bench_uuid7(clock_timestamp()), 'ab supply ' || i, 'ab', 'ready', now() from generate_series(1, $2) i
+		    returning id, queue, priority, ready_since
+		)
+		insert into ready_items (item_id, queue, priority, ready_since) select id, queue, priority, ready_since from made;"
+}

@@ -53,16 +53,6 @@ start() { # port database extra-args...
 	exit 1
 }
 
-supply() { # database
-	"${PSQL[@]}" -d "$1" -c "
-		with made as (
-		    insert into work_items (id, title, queue, status, ready_since)
-		    select gen_random_uuid(), 'ab supply ' || i, 'ab', 'ready', now() from generate_series(1, $SUPPLY) i
-		    returning id, queue, priority, ready_since
-		)
-		insert into ready_items (item_id, queue, priority, ready_since) select id, queue, priority, ready_since from made;"
-}
-
 drain() { # database: what a run left ready is taken out of circulation, as bench/run.sh does
 	"${PSQL[@]}" -d "$1" -c "
 		with taken as (delete from ready_items where queue = 'ab' returning item_id)
@@ -72,7 +62,7 @@ drain() { # database: what a run left ready is taken out of circulation, as benc
 
 run() { # side port database workers-file -> prints items/s
 	local side=$1 port=$2 db=$3 workers=$4
-	supply "$db"
+	ab_supply "$db" "$SUPPLY"
 	local out
 	out=$(WG_MODE=lifecycle WG_QUEUE=ab WG_WORKERS_FILE="$workers" \
 		wrk -t "$CONNECTIONS" -c "$CONNECTIONS" -d "${RUN_SECONDS}s" -s bench/wrk/workgraph.lua "http://127.0.0.1:$port")

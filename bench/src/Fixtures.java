@@ -1,4 +1,6 @@
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * Bulk SQL that creates the items each point needs while respecting the schema's
@@ -15,18 +17,9 @@ final class Fixtures {
 		this.pg = pg;
 	}
 
-	/**
-	 * UUIDv7-shaped ids (the service's Uuid7 puts the millisecond clock first): rows made in
-	 * bulk land in index order the way the service's own inserts do, instead of at random.
-	 * A single expression without FROM, so PostgreSQL inlines it (bulk fills are 10^7 rows).
-	 */
+	/** {@code bench_uuid7(ts)}: UUIDv7-shaped ids, shared with the A/B scripts. */
 	void install() throws IOException, InterruptedException {
-		this.pg.sql("""
-				create or replace function bench_uuid7(ts timestamptz) returns uuid language sql volatile as $$
-				    select (overlay(lpad(to_hex(floor(extract(epoch from ts) * 1000)::bigint), 12, '0') placing '-' from 9 for 0)
-				        || '-7' || substr(gen_random_uuid()::text, 16))::uuid
-				$$;
-				""");
+		this.pg.sql(Files.readString(Path.of("bench/sql/bench-uuid7.sql")));
 	}
 
 	/** {@code n} ready items in {@code queue}, enqueued for claiming in the same statement. */
