@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiFunction;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.workgraph.input.Json;
@@ -98,24 +99,29 @@ class LeaseCommands {
 		this.continuity = continuity;
 		this.metrics = metrics;
 		this.waiters = waiters;
-		this.coalescer = coalescing.enabled() ? new Coalescer<>(this::claimBatch, this::withViews,
-				coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait(), batchThreads) : null;
+		this.coalescer = coalescing.enabled() ? lanes(coalescing, batchThreads, this::claimBatch, this::withViews)
+				: null;
 		this.endings = endings;
-		this.completions = coalescing.groupCommit()
-				? new Coalescer<>((lane, batch) -> endings.completeAll(batch), (lane, done) -> withItems(done),
-						coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait(), batchThreads)
+		boolean groupCommit = coalescing.groupCommit();
+		this.completions = groupCommit ? lanes(coalescing, batchThreads, (lane, batch) -> endings.completeAll(batch),
+				(lane, done) -> withItems(done)) : null;
+		this.chained = groupCommit
+				? lanes(coalescing, batchThreads, this::chainTogether, (filter, done) -> withItemsOfChained(done))
 				: null;
-		this.chained = coalescing.groupCommit()
-				? new Coalescer<>(this::chainTogether, (filter, done) -> withItemsOfChained(done),
-						coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait(), batchThreads)
+		this.releases = groupCommit ? lanes(coalescing, batchThreads, (lane, batch) -> endings.releaseAll(batch),
+				(lane, done) -> withItems(viewsUnread(done))) : null;
+		this.renewals = groupCommit
+				? lanes(coalescing, batchThreads, (lane, batch) -> endings.renewAll(batch), (lane, done) -> done)
 				: null;
-		this.releases = coalescing.groupCommit() ? new Coalescer<>((lane, batch) -> endings.releaseAll(batch),
-				(lane, done) -> withItems(viewsUnread(done)), coalescing.maxBatch(), coalescing.maxInFlight(),
-				coalescing.maxWait(), batchThreads) : null;
-		this.renewals = coalescing.groupCommit()
-				? new Coalescer<>((lane, batch) -> endings.renewAll(batch), (lane, done) -> done, coalescing.maxBatch(),
-						coalescing.maxInFlight(), coalescing.maxWait(), batchThreads)
-				: null;
+	}
+
+	/**
+	 * Batches of one kind of request, sized, bounded and threaded as the settings say.
+	 */
+	private static <K, Q, P, R> Coalescer<K, Q, P, R> lanes(CoalescingProperties coalescing, BatchThreads batchThreads,
+			BiFunction<K, List<Q>, List<P>> inLane, BiFunction<K, List<P>, List<R>> afterLane) {
+		return new Coalescer<>(inLane, afterLane, coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait(),
+				batchThreads);
 	}
 
 	/** The claim without waiting: 204 when nothing is ready. */
