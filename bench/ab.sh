@@ -8,6 +8,7 @@
 #   JAVA_OPTS_B="-Xmx256m" ROUNDS=6 bench/ab.sh           # one jar, two JVM settings
 #   ARGS_B="--workgraph.coalescing.group-commit=false" MODE=batch bench/ab.sh
 #   ARGS_B="--workgraph.metrics.gauge-interval=0s" MODE=open ROUNDS=6 bench/ab.sh
+#   SQL_B=bench/sql/schema-experiments/no-status-indexes.sql MODE=batch CONNECTIONS=8 bench/ab.sh
 #
 # MODE=open compares tails instead of rates: each round is a 5 s lead-in and then RUN_SECONDS of
 # claims due at RATE per second (default 500, as bench/run.sh's open loop), and the figure per
@@ -17,7 +18,9 @@
 # -XX:+UseSerialGC, as bench/run.sh), ARGS_A/B (service arguments), MODE (lifecycle, renew, chained or batch; see
 # bench/wrk/workgraph.lua, or open), ROUNDS (default 4), RUN_SECONDS (15), WARM_SECONDS (60: C2 is still compiling after 30 s on two cores),
 # CONNECTIONS (32), MODE_A/MODE_B (one side's wrk mode instead of MODE, e.g. MODE_B=chained against
-# the lifecycle on one jar), SUPPLY_PER_SECOND (ready items per second of a run: 5,000, batch 15,000).
+# the lifecycle on one jar), SUPPLY_PER_SECOND (ready items per second of a run: 5,000, batch 15,000),
+# SQL_A/SQL_B (a psql script run on that side's database once the service has migrated it, before
+# the warm-up: a schema experiment, see bench/sql/schema-experiments/).
 # Needs what bench/run.sh needs. The databases are dropped and the services
 # stopped on exit.
 set -euo pipefail
@@ -137,16 +140,23 @@ run() { # side port database seconds
 		echo "ab: side $side used up its supply ($items of $((seconds * SUPPLY_PER_SECOND)) items): the rate is the supply's; raise SUPPLY_PER_SECOND" >&2
 	fi
 	awk -v i="$items" -v us="$us" -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v side="$side" -v e="$errors" \
-		-v open="$([[ $MODE == open ]] && echo 1 || echo 0)" -v p99="$p99" \
+		-v open="$([[ $MODE == open ]] && echo 1 || echo 0)" -v p99="$p99" -v at="$(date -u +%H:%M:%S)" \
 		'BEGIN { rate = i / (us / 1e6); cpu = (i > 0) ? t * 1000 / hz / i : 0;
 		         printf "%.2f %.3f\n", open ? p99 / 1000 : rate, cpu;
-		         printf "%s items/s=%.0f claim_p99_ms=%.2f service_ms_per_item=%.3f errors=%d\n", side, rate, p99 / 1000, cpu, e > "/dev/stderr" }'
+		         printf "%s items/s=%.0f claim_p99_ms=%.2f service_ms_per_item=%.3f errors=%d at=%s\n", side, rate, p99 / 1000, cpu, e, at > "/dev/stderr" }'
 }
 
 start A "$PORT_A" "$DB_A" "$JAR_A" "$JAVA_OPTS_A" "${ARGS_A:-}"
 start B "$PORT_B" "$DB_B" "$JAR_B" "$JAVA_OPTS_B" "${ARGS_B:-}"
+for side in A B; do
+	sql="SQL_$side" db="DB_$side"
+	if [[ -n "${!sql:-}" ]]; then
+		echo "ab: side $side's database altered by ${!sql}" >&2
+		"${PSQL[@]}" -d "${!db}" -f "${!sql}"
+	fi
+done
 
-echo "ab: load $(cut -d' ' -f1-3 /proc/loadavg); warm-up ($WARM_SECONDS s each)" >&2
+echo "ab: $(date -u +%H:%M:%S) UTC, load $(cut -d' ' -f1-3 /proc/loadavg); warm-up ($WARM_SECONDS s each; its two lines are not counted)" >&2
 # The warm-up is the closed loop (MODE=open too): C2 compiles what the lifecycle runs.
 WARM_MODE=$([[ $MODE == open ]] && echo lifecycle || echo "$MODE")
 MODE=$WARM_MODE run A "$PORT_A" "$DB_A" "$WARM_SECONDS" > /dev/null

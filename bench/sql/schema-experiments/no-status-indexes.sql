@@ -1,0 +1,8 @@
+-- bench/ab.sh SQL_B: work_items without any index on its status, so that the claim's and the
+-- completion's updates can be heap-only (HOT). What HOT could give at most: the API's status
+-- filters would lose their index (docs/adr/0015-item-updates-without-index-writes.md, alternative 1).
+drop index work_items_status_idx;
+drop index work_items_open_by_queue_idx;
+drop index work_items_queue_status_idx;
+-- Room on each page for the updated versions of its rows (new pages only).
+alter table work_items set (fillfactor = 60);
