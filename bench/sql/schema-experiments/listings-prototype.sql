@@ -78,3 +78,14 @@ select w.* from (
   union all (select item_id from parked_items order by item_id limit 51)
   union all (select item_id from lease_history where outcome = 'completed' order by item_id limit 51)
 ) s join work_items w on w.id = s.item_id order by s.item_id limit 51;
+-- f2. the queue counts with the leases carrying their item's queue (copied at the grant; an item's
+-- queue never changes): alter table leases add column queue text, filled from the items, and an
+-- index on it. At 10^7 items the join of f is what takes seconds.
+explain (analyze, costs off, summary on)
+with ready as (select queue, count(*) as n, min(ready_since) as oldest from ready_items group by queue),
+leased as (select queue, count(*) as n from leases group by queue),
+blocked as (select queue, count(*) as n from parked_items where status = 'blocked' group by queue)
+select q.queue, coalesce(r.n, 0) as ready, coalesce(l.n, 0) as leased, coalesce(b.n, 0) as blocked, r.oldest
+from (select queue from ready union select queue from leased union select queue from blocked) q
+left join ready r using (queue) left join leased l using (queue) left join blocked b using (queue)
+order by q.queue;
