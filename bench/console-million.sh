@@ -95,8 +95,8 @@ select gen_random_uuid(), id, gen_random_uuid(), 1, 'bench-worker-' || n % 50, '
     'Which of the ' || n % 13 + 2 || ' variants should I keep?', '{"variants": 3}', created_at
 from seed where status = 'blocked' and n % 40 = 38;
 
-insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
-select gen_random_uuid(), id, 'bench-worker-' || n % 50, 1, now(), now() + interval '2 hours'
+insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at, queue)
+select gen_random_uuid(), id, 'bench-worker-' || n % 50, 1, now(), now() + interval '2 hours', queue
 from seed where status = 'leased';
 
 insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, expires_at, ended_at, outcome)

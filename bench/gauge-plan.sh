@@ -58,8 +58,8 @@ with held as (
     from generate_series(1, $leased) i
     returning id
 )
-insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
-select gen_random_uuid(), id, 'w', 1, now(), now() + interval '1 hour' from held;
+insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at, queue)
+select gen_random_uuid(), id, 'w', 1, now(), now() + interval '1 hour', 'default' from held;
 insert into attention_requests (id, item_id, lease_id, epoch, worker_id, raised_by, blocking, question,
     status, resolution, resolved_by, resolved_at)
 select gen_random_uuid(), lpad(to_hex(1 + i % ($items - $ready - $leased)), 32, '0')::uuid, gen_random_uuid(), 1,

@@ -67,8 +67,8 @@ prepare reap(int) as $(cat "$work/reap.sql");
 -- Planned now, while the table is empty (a connection keeps this plan until the next vacuum).
 begin; explain (costs off) execute reap($batch); rollback;
 -- Then a burst: $leases leases, all already expired.
-insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
-select gen_random_uuid(), id, 'reaper-plan', 1, now() - interval '10 s', now() - interval '1 s'
+insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at, queue)
+select gen_random_uuid(), id, 'reaper-plan', 1, now() - interval '10 s', now() - interval '1 s', queue
 from work_items where queue = 'reaper';
 \echo
 \echo '=== plan_cache_mode = $mode: one batch of $batch out of $leases expired leases'

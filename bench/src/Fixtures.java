@@ -7,7 +7,7 @@ import java.nio.file.Path;
  * invariants (the same ones GET /actuator/consistency recounts): a ready item has its
  * ready_items row and ready_since, a blocked item's counters match its edges or open
  * requests, a terminal item has closed_at, a leased item has exactly one lease row
- * carrying its epoch.
+ * carrying its epoch and queue, a completed item its one completed lease in history.
  */
 final class Fixtures {
 
@@ -78,10 +78,20 @@ final class Fixtures {
 		// In chunks of a million: one huge transaction would only hold more WAL and locks.
 		long chunk = 1_000_000;
 		for (long done = 0; done < completed; done += chunk) {
+			// A completed item is listed through its completed lease (as every completion
+			// leaves one), so each gets its history row.
 			this.pg.sql("""
-					insert into work_items (id, title, queue, status, closed_at)
-					select bench_uuid7(clock_timestamp()), 'bench bulk', 'bench-bulk', 'completed', now()
-					from generate_series(1, %d);
+					with made as (
+					    insert into work_items (id, title, queue, status, epoch, closed_at)
+					    select bench_uuid7(clock_timestamp()), 'bench bulk', 'bench-bulk', 'completed', 1, now()
+					    from generate_series(1, %d)
+					    returning id
+					)
+					insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, expires_at,
+					    ended_at, outcome)
+					select bench_uuid7(clock_timestamp()), id, 'bench-bulk', 1, now(), now() + interval '1 minute',
+					    now(), 'completed'
+					from made;
 					""".formatted(Math.min(chunk, completed - done)));
 		}
 		for (long done = 0; done < blocked; done += chunk) {
@@ -156,8 +166,8 @@ final class Fixtures {
 				    from generate_series(1, %2$d) i
 				    returning id
 				)
-				insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
-				select bench_uuid7(clock_timestamp()), m.id, 'bench-reaper', 1, now(), t.expires_at
+				insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at, queue)
+				select bench_uuid7(clock_timestamp()), m.id, 'bench-reaper', 1, now(), t.expires_at, '%1$s'
 				from made m cross join moment t;
 				select extract(epoch from expires_at) from moment;
 				""".formatted(queue, n, inSeconds)));

@@ -11,9 +11,10 @@ import org.springframework.stereotype.Repository;
 /**
  * Recomputes every item's blockers from the graph itself (dependencies, children, open
  * blocking attention requests, active leases) and reports each item whose stored
- * counters, status or claim queue entry disagree. The incremental bookkeeping is only
- * trustworthy if this finds nothing, under any concurrency; tests run it after every
- * concurrent scenario, and operators can run it through
+ * counters, status, claim queue entry, lease, completed lease in history or parked entry
+ * disagree (the listings find each status in those places, ADR 0015). The incremental
+ * bookkeeping is only trustworthy if this finds nothing, under any concurrency; tests run
+ * it after every concurrent scenario, and operators can run it through
  * {@code GET /actuator/consistency}. It reads every item once, in chunks of ids, so it
  * costs seconds per million items: run it on demand, not as a liveness probe.
  */
@@ -36,6 +37,11 @@ public class ConsistencyAudit {
 			    from attention_requests
 			    where item_id > :after and item_id <= :upTo and status = 'open'
 			    group by item_id
+			), completions as (
+			    select item_id, count(*) as n
+			    from lease_history
+			    where item_id > :after and item_id <= :upTo and outcome = 'completed'
+			    group by item_id
 			), recount as (
 			    select w.id, w.status, w.epoch, w.queue, w.priority, w.ready_since,
 			        w.unmet_dependencies, w.open_children, w.open_attention_requests,
@@ -43,7 +49,8 @@ public class ConsistencyAudit {
 			        coalesce(c.n, 0) as expected_children,
 			        coalesce(a.blocking, 0) as expected_attention,
 			        coalesce(a.total, 0) as open_requests,
-			        l.item_id is not null as has_lease, l.epoch as lease_epoch,
+			        coalesce(h.n, 0) as completed_leases, p.status as parked_as,
+			        l.item_id is not null as has_lease, l.epoch as lease_epoch, l.queue as lease_queue,
 			        r.item_id is not null as queued, r.queue as queued_queue, r.priority as queued_priority,
 			        r.ready_since as queued_since
 			    from work_items w
@@ -52,6 +59,8 @@ public class ConsistencyAudit {
 			    left join open_attention a on a.item_id = w.id
 			    left join leases l on l.item_id = w.id
 			    left join ready_items r on r.item_id = w.id
+			    left join completions h on h.item_id = w.id
+			    left join parked_items p on p.item_id = w.id
 			    where w.id > :after and w.id <= :upTo
 			), problems as (
 			    select id, 'unmetDependencies is ' || unmet_dependencies || ' but recounting gives ' || expected_unmet
@@ -84,6 +93,15 @@ public class ConsistencyAudit {
 			    select id, 'claim queue entry differs from the item' from recount
 			        where queued and (queued_queue <> queue or queued_priority <> priority
 			            or queued_since is distinct from ready_since)
+			    union all
+			    select id, 'active lease is in queue ' || lease_queue || ' but the item is in ' || queue from recount
+			        where has_lease and lease_queue <> queue
+			    union all
+			    select id, 'status is ' || status || ' but ' || completed_leases || ' leases ended completed' from recount
+			        where completed_leases <> (case when status = 'completed' then 1 else 0 end)
+			    union all
+			    select id, 'status is ' || status || ' but parked as ' || coalesce(parked_as, 'nothing') from recount
+			        where parked_as is distinct from (case when status in ('blocked', 'cancelled') then status end)
 			    union all
 			    select id, 'completed with ' || expected_children || ' open children' from recount
 			        where status = 'completed' and expected_children > 0

@@ -73,9 +73,9 @@ class Claims {
 			), granted as (
 			    -- Acquired when granted, not when the transaction began: now() can precede the
 			    -- snapshot that saw the previous lease end, and history would show an overlap.
-			    insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
+			    insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at, queue)
 			    select a.lease_id, c.id, a.worker_id, c.epoch, t.granted_at,
-			        t.granted_at + make_interval(secs => a.lease_seconds)
+			        t.granted_at + make_interval(secs => a.lease_seconds), c.queue
 			    from claimed c
 			    join assignment a on a.item_id = c.id
 			    cross join (select clock_timestamp() as granted_at) t

@@ -170,35 +170,8 @@ public class ItemViews {
 	}
 
 	public Page<ItemView> list(ItemFilter filter, int limit, String cursor) {
-		StringBuilder sql = new StringBuilder("select * from work_items where true");
-		Map<String, Object> params = new LinkedHashMap<>();
-		if (filter.statuses() != null) {
-			sql.append(" and status = any(:statuses::text[])");
-			params.put("statuses", SqlArrays.texts(filter.statuses().stream().map(ItemStatus::wire).toList()));
-		}
-		if (filter.queue() != null) {
-			sql.append(" and queue = :queue");
-			params.put("queue", filter.queue());
-		}
-		if (filter.parentId() != null) {
-			sql.append(" and parent_id = :parentId");
-			params.put("parentId", filter.parentId());
-		}
-		if (filter.titleContains() != null) {
-			// ILIKE '%…%' is answered by the trigram index on the titles' own table
-			// (V11),
-			// or, for a pattern most titles match, by probing it per item in id order.
-			sql.append(" and exists (select 1 from work_item_titles t where t.item_id = work_items.id"
-					+ " and t.title ilike :titlePattern)");
-			params.put("titlePattern", "%" + likeEscaped(filter.titleContains()) + "%");
-		}
-		if (cursor != null) {
-			sql.append(" and id > :after");
-			params.put("after", Cursors.toId(cursor));
-		}
-		sql.append(" order by id limit :limit");
-		params.put("limit", limit + 1);
-		List<ItemRow> rows = this.jdbc.sql(sql.toString()).params(params).query(ItemRow::map).list();
+		ItemListing listing = ItemListing.of(filter, (cursor != null) ? Cursors.toId(cursor) : null, limit + 1);
+		List<ItemRow> rows = this.jdbc.sql(listing.sql()).params(listing.params()).query(ItemRow::map).list();
 		boolean more = rows.size() > limit;
 		List<ItemRow> page = more ? rows.subList(0, limit) : rows;
 		String next = more ? Cursors.ofId(page.getLast().id()) : null;
@@ -222,14 +195,6 @@ public class ItemViews {
 		boolean more = rows.size() > limit;
 		List<DependencyView> page = more ? rows.subList(0, limit) : rows;
 		return new Page<>(page, more ? Cursors.ofId(page.getLast().id()) : null);
-	}
-
-	/**
-	 * {@code text} as a LIKE pattern that matches it literally (escape character
-	 * {@code \}).
-	 */
-	static String likeEscaped(String text) {
-		return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
 	}
 
 	private static ItemView view(ItemRow row, Parts parts) {

@@ -231,10 +231,10 @@ public abstract class LeaseTestSupport extends ServiceTest {
 				with made as (
 				    insert into work_items (id, title, queue, status, epoch)
 				    select gen_random_uuid(), 'burst ' || i, 'default', 'leased', 1 from generate_series(1, :n) i
-				    returning id
+				    returning id, queue
 				)
-				insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at)
-				select gen_random_uuid(), id, 'burst-worker', 1, now() - interval '2 minutes', now() %s
+				insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at, queue)
+				select gen_random_uuid(), id, 'burst-worker', 1, now() - interval '2 minutes', now() %s, queue
 				from made
 				""".formatted(expiry)).param("n", n).update();
 	}
