@@ -83,6 +83,58 @@ class ConsistencyAuditTests {
 		}
 	}
 
+	/**
+	 * The listings find each status where that state lives (parked items, completed
+	 * history, leases carrying their queue): each of those sources disagreeing with the
+	 * item is reported.
+	 */
+	@Test
+	void theStatusSourcesOfTheListingsAreAudited() {
+		UUID upstream = create(Map.of("title", "upstream"));
+		UUID waiting = create(Map.of("title", "waiting", "dependsOn", List.of(upstream)));
+		UUID strayParked = create(Map.of("title", "stray parked"));
+		UUID completedBehindTheBack = create(Map.of("title", "completed behind the back"));
+		UUID finished = create(Map.of("title", "finished", "queue", "finish"));
+		UUID held = create(Map.of("title", "held", "queue", "hold"));
+		Api.Response claimed = this.api.post("/claims", Map.of("workerId", "w", "queues", List.of("finish")));
+		Api.Response completed = this.api.post(
+				"/leases/" + claimed.body().path("lease").path("id").asString() + "/complete",
+				Map.of("epoch", claimed.body().path("lease").path("epoch").asLong()));
+		assertThat(completed.status()).as(completed.toString()).isEqualTo(200);
+		assertThat(this.api.post("/claims", Map.of("workerId", "w", "queues", List.of("hold"))).status())
+			.isEqualTo(201);
+		assertThat(new ConsistencyAudit(this.jdbc).run().consistent()).isTrue();
+
+		this.jdbc.sql("delete from parked_items where item_id = ?").param(waiting).update();
+		this.jdbc.sql("insert into parked_items values (?, 'default', 'cancelled')").param(strayParked).update();
+		this.jdbc.sql("""
+				with gone as (delete from ready_items where item_id = :id)
+				update work_items set status = 'completed', ready_since = null, closed_at = now() where id = :id
+				""").param("id", completedBehindTheBack).update();
+		this.jdbc.sql("update work_items set status = 'cancelled', result = null where id = ?")
+			.param(finished)
+			.update();
+		this.jdbc.sql("update leases set queue = 'elsewhere' where item_id = ?").param(held).update();
+
+		assertThat(new ConsistencyAudit(this.jdbc, 2).run().inconsistencies()).containsExactlyInAnyOrder(
+				new ConsistencyAudit.Inconsistency(waiting, "status is blocked but parked as nothing"),
+				new ConsistencyAudit.Inconsistency(strayParked, "status is ready but parked as cancelled"),
+				new ConsistencyAudit.Inconsistency(completedBehindTheBack,
+						"status is completed but 0 leases ended completed"),
+				new ConsistencyAudit.Inconsistency(finished, "status is cancelled but 1 leases ended completed"),
+				new ConsistencyAudit.Inconsistency(held, "active lease is in queue elsewhere but the item is in hold"));
+	}
+
+	/** An item's queue is copied into the claim queue, its lease and parked entry. */
+	@Test
+	void anItemsQueueCannotChange() {
+		UUID item = create(Map.of("title", "stays put", "queue", "here"));
+		org.assertj.core.api.Assertions
+			.assertThatThrownBy(
+					() -> this.jdbc.sql("update work_items set queue = 'there' where id = ?").param(item).update())
+			.hasMessageContaining("work_items.queue is immutable");
+	}
+
 	@Test
 	void reportsTheFirstHundredInconsistenciesInIdOrder() {
 		for (int i = 0; i < 150; i++) {

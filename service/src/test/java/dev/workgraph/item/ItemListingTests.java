@@ -130,6 +130,70 @@ class ItemListingTests extends GraphTest {
 		assertThat(listed("/items?queue=work&status=blocked")).containsExactly(blocked.toString());
 	}
 
+	/**
+	 * Each status is listed from where that state lives (ready_items, leases, completed
+	 * history, parked_items), merged in id order: every combination of statuses, with and
+	 * without a queue, paged small and large, must list exactly what the rows' own status
+	 * says, in id order.
+	 */
+	@Test
+	void everyCombinationOfStatusesListsWhatTheItemsSay() {
+		for (String queue : List.of("alpha", "beta")) {
+			UUID anchor = createItem(queue + " anchor", "queue", queue);
+			List<UUID> toCancel = new ArrayList<>();
+			for (int i = 0; i < 14; i++) {
+				switch (i % 7) {
+					case 0, 4 -> createItem(queue + " done " + i, "queue", queue, "priority", 100);
+					case 1 -> createItem(queue + " held " + i, "queue", queue, "priority", 50);
+					case 2 ->
+						createItem(queue + " waits " + i, "queue", queue, "dependsOn", List.of(anchor.toString()));
+					case 3 -> toCancel.add(createItem(queue + " dropped " + i, "queue", queue));
+					case 5 -> toCancel.add(createItem(queue + " dropped while blocked " + i, "queue", queue,
+							"dependsOn", List.of(anchor.toString())));
+					default -> {
+						UUID unblocked = createItem(queue + " unblocked " + i, "queue", queue, "dependsOn",
+								List.of(anchor.toString()));
+						assertThat(removeDependency(unblocked, anchor).status()).isEqualTo(204);
+					}
+				}
+			}
+			toCancel.forEach((id) -> assertThat(cancel(id, null).status()).isEqualTo(200));
+			for (int i = 0; i < 4; i++) {
+				assertThat(complete(claimFrom(queue)).status()).isEqualTo(200);
+			}
+			claimFrom(queue);
+			claimFrom(queue);
+		}
+		assertThat(count("select count(distinct status) from work_items")).isEqualTo(5);
+		List<String> statuses = List.of("blocked", "ready", "leased", "completed", "cancelled");
+		for (int subset = 1; subset < (1 << statuses.size()); subset++) {
+			List<String> asked = new ArrayList<>();
+			for (int s = 0; s < statuses.size(); s++) {
+				if ((subset & (1 << s)) != 0) {
+					asked.add(statuses.get(s));
+				}
+			}
+			for (String queue : java.util.Arrays.asList(null, "alpha", "beta", "empty")) {
+				List<String> expected = this.jdbc
+					.sql("select id::text from work_items where status = any(:statuses::text[])"
+							+ " and (:queue::text is null or queue = :queue) order by id")
+					.param("statuses", asked.toArray(new String[0]))
+					.param("queue", queue)
+					.query(String.class)
+					.list();
+				String path = "/items?status=" + String.join(",", asked) + ((queue != null) ? "&queue=" + queue : "");
+				for (int limit : new int[] { 2, 50 }) {
+					assertThat(pageThrough(path + "&limit=" + limit, Integer.MAX_VALUE)).as("%s limit %d", path, limit)
+						.isEqualTo(expected);
+				}
+			}
+		}
+	}
+
+	private JsonNode claimFrom(String queue) {
+		return claim(java.util.Map.of("workerId", "lister", "queues", List.of(queue)));
+	}
+
 	@Test
 	void filteredPagesAlsoVisitEachMatchExactlyOnce() {
 		UUID parent = createItem("parent");
