@@ -144,6 +144,10 @@ timed "items, next page" "/items?limit=50&cursor=$NEXT"
 timed "items, ready in a queue" "/items?status=ready&queue=queue-3&limit=50"
 timed "items, cancelled in a queue (none)" "/items?status=cancelled&queue=queue-3&limit=50"
 timed "items, blocked" "/items?status=blocked&limit=50"
+timed "items, leased" "/items?status=leased&limit=50"
+timed "items, completed" "/items?status=completed&limit=50"
+timed "items, open in a queue" "/items?status=ready,leased,blocked&queue=queue-3&limit=50"
+timed "items, completed in a queue" "/items?status=completed&queue=queue-3&limit=50"
 timed "items, search (common word)" "/items?q=billing&limit=50"
 timed "items, search (one match)" "/items?q=$(printf '%s' 777777 | md5sum | cut -c1-8)&limit=50"
 timed "items, search (no match)" "/items?q=zzzzzz&limit=50"
@@ -158,17 +162,69 @@ timed "item, its lease timeline" "/items/$SAMPLE/leases"
 
 echo
 echo "== plans"
+# The statements the service sends for the queue counts and the lists above (QueueViews,
+# ItemListing), with the parameters written in.
 "${PSQL[@]}" -d "$DB" <<'SQL'
+\echo queue counts
 explain (analyze, buffers, costs off)
-select queue, count(*) filter (where status = 'ready'), count(*) filter (where status = 'leased'),
-    count(*) filter (where status = 'blocked'), min(ready_since)
-from work_items where status in ('ready', 'leased', 'blocked') group by queue order by queue;
+with ready as (
+    select queue, count(*) as n, min(ready_since) as oldest from ready_items group by queue
+), leased as (
+    select queue, count(*) as n from leases group by queue
+), blocked as (
+    select queue, count(*) as n from parked_items where status = 'blocked' group by queue
+)
+select q.queue, coalesce(r.n, 0) as ready, coalesce(l.n, 0) as leased, coalesce(b.n, 0) as blocked,
+    r.oldest as oldest_ready_since, extract(epoch from now() - r.oldest) as oldest_ready_age_seconds
+from (select queue from ready union select queue from leased union select queue from blocked) q
+left join ready r using (queue) left join leased l using (queue) left join blocked b using (queue)
+order by q.queue;
+\echo search, a common word
 explain (analyze, buffers, costs off)
-select * from work_items where true and title ilike '%billing%' order by id limit 51;
+select * from work_items where true and exists (select 1 from work_item_titles t where t.item_id = work_items.id
+    and t.title ilike '%billing%') order by id limit 51;
+\echo search, no match
 explain (analyze, buffers, costs off)
-select * from work_items where true and title ilike '%zzzzzz%' order by id limit 51;
+select * from work_items where true and exists (select 1 from work_item_titles t where t.item_id = work_items.id
+    and t.title ilike '%zzzzzz%') order by id limit 51;
+\echo cancelled in queue-3 (none)
 explain (analyze, buffers, costs off)
-select * from work_items where true and status = 'cancelled' and queue = 'queue-3' order by id limit 51;
+select w.* from (
+(select item_id from parked_items where status = 'cancelled' and queue = 'queue-3' order by item_id limit 51)
+) s(item_id)
+join work_items w on w.id = s.item_id
+where w.status = any('{cancelled}'::text[])
+order by s.item_id limit 51;
+\echo completed, first page
 explain (analyze, buffers, costs off)
-select * from work_items where true and status = 'blocked' and title ilike '%deploy%' order by id limit 51;
+select w.* from (
+(select item_id from lease_history where outcome = 'completed' order by item_id limit 51)
+) s(item_id)
+join work_items w on w.id = s.item_id
+where w.status = any('{completed}'::text[])
+order by s.item_id limit 51;
+\echo open in queue-3 (ready, leased, blocked merged)
+explain (analyze, buffers, costs off)
+select w.* from (
+(select item_id from parked_items where status = 'blocked' and queue = 'queue-3' order by item_id limit 51)
+union all
+(select item_id from ready_items where true and queue = 'queue-3' order by item_id limit 51)
+union all
+(select item_id from leases where true and queue = 'queue-3' order by item_id limit 51)
+) s(item_id)
+join work_items w on w.id = s.item_id
+where w.status = any('{blocked,ready,leased}'::text[])
+order by s.item_id limit 51;
+\echo completed in queue-3
+explain (analyze, buffers, costs off)
+select w.* from (
+(select id from work_items where queue = 'queue-3' and status = 'completed' order by id limit 51)
+) s(item_id)
+join work_items w on w.id = s.item_id
+where w.status = any('{completed}'::text[])
+order by s.item_id limit 51;
+\echo blocked, with a title
+explain (analyze, buffers, costs off)
+select * from work_items where true and status = any('{blocked}'::text[]) and exists (select 1
+    from work_item_titles t where t.item_id = work_items.id and t.title ilike '%deploy%') order by id limit 51;
 SQL
