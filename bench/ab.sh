@@ -8,7 +8,7 @@
 #   JAVA_OPTS_B="-Xmx256m" ROUNDS=6 bench/ab.sh           # one jar, two JVM settings
 #   ARGS_B="--workgraph.coalescing.group-commit=false" MODE=batch bench/ab.sh
 #   ARGS_B="--workgraph.metrics.gauge-interval=0s" MODE=open ROUNDS=6 bench/ab.sh
-#   SQL_B=bench/sql/schema-experiments/no-status-indexes.sql MODE=batch CONNECTIONS=8 bench/ab.sh
+#   SQL_B=bench/sql/schema-experiments/no-lease-foreign-keys.sql MODE=batch CONNECTIONS=8 bench/ab.sh
 #
 # MODE=open compares tails instead of rates: each round is a 5 s lead-in and then RUN_SECONDS of
 # claims due at RATE per second (default 500, as bench/run.sh's open loop), and the figure per

@@ -1,3 +1,5 @@
+-- For the schema before migration V13, which built ADR 0015's alternative 4: apply it to a build
+-- before V13 (e.g. commit 995ef44); on a later schema the indexes it drops no longer exist.
 -- bench/ab.sh SQL_B: work_items without any index on its status, so that the claim's and the
 -- completion's updates can be heap-only (HOT). What HOT could give at most: the API's status
 -- filters would lose their index (docs/adr/0015-item-updates-without-index-writes.md, alternative 1).

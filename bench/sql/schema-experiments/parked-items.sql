@@ -1,3 +1,5 @@
+-- For the schema before migration V13, which built ADR 0015's alternative 4: apply it to a build
+-- before V13 (e.g. commit 995ef44); on a later schema the indexes it drops no longer exist.
 -- Shared by the side-table experiments: the status out of work_items' indexes
 -- (no-status-indexes.sql), ready items of a queue in id order through ready_items, and a table of
 -- parked items (the states the including script names), kept by a row trigger that the including

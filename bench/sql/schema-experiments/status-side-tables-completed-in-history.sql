@@ -1,3 +1,5 @@
+-- For the schema before migration V13, which built ADR 0015's alternative 4: apply it to a build
+-- before V13 (e.g. commit 995ef44); on a later schema the indexes it drops no longer exist.
 -- bench/ab.sh SQL_B (docs/adr/0015-item-updates-without-index-writes.md, alternative 4): as
 -- status-side-tables.sql, but completed items are not parked: every
 -- completion ends a lease, and its history row (written anyway) marks the item, found through a
