@@ -1,5 +1,5 @@
--- For the schema before migration V13, which built ADR 0015's alternative 4: apply it to a build
--- before V13 (e.g. commit 995ef44); on a later schema the indexes it drops no longer exist.
+-- For the schema before migration V13, which built ADR 0015's alternative 4 (the service's own
+-- statements are now ItemListing's and QueueViews'; bench/console-million.sh prints their plans).
 -- The item listings and queue counts of ADR 0015's alternative 4, as a prototype to read plans
 -- from: on a database loaded as bench/console-million.sh loads it (10^6 items), then altered by
 -- status-side-tables-completed-in-history.sql, with the parked items filled from the rows
