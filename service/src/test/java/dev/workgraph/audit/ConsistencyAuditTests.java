@@ -16,6 +16,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The audit every concurrency test relies on must itself find what is wrong: stored
@@ -129,9 +130,8 @@ class ConsistencyAuditTests {
 	@Test
 	void anItemsQueueCannotChange() {
 		UUID item = create(Map.of("title", "stays put", "queue", "here"));
-		org.assertj.core.api.Assertions
-			.assertThatThrownBy(
-					() -> this.jdbc.sql("update work_items set queue = 'there' where id = ?").param(item).update())
+		assertThatThrownBy(
+				() -> this.jdbc.sql("update work_items set queue = 'there' where id = ?").param(item).update())
 			.hasMessageContaining("work_items.queue is immutable");
 	}
 

@@ -1,8 +1,10 @@
 package dev.workgraph.item;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -173,7 +175,7 @@ class ItemListingTests extends GraphTest {
 					asked.add(statuses.get(s));
 				}
 			}
-			for (String queue : java.util.Arrays.asList(null, "alpha", "beta", "empty")) {
+			for (String queue : Arrays.asList(null, "alpha", "beta", "empty")) {
 				List<String> expected = this.jdbc
 					.sql("select id::text from work_items where status = any(:statuses::text[])"
 							+ " and (:queue::text is null or queue = :queue) order by id")
@@ -191,7 +193,7 @@ class ItemListingTests extends GraphTest {
 	}
 
 	private JsonNode claimFrom(String queue) {
-		return claim(java.util.Map.of("workerId", "lister", "queues", List.of(queue)));
+		return claim(Map.of("workerId", "lister", "queues", List.of(queue)));
 	}
 
 	@Test

@@ -1,6 +1,7 @@
 package dev.workgraph.view;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -99,7 +100,7 @@ class ItemListingPlanTests extends ServiceTest {
 	@Test
 	void eachStatusAloneReadsAPage() {
 		for (ItemStatus status : ItemStatus.values()) {
-			for (String queue : java.util.Arrays.asList(null, "q3")) {
+			for (String queue : Arrays.asList(null, "q3")) {
 				assertReadsAboutAPage(new ItemFilter(EnumSet.of(status), queue, null, null));
 			}
 		}
@@ -110,7 +111,7 @@ class ItemListingPlanTests extends ServiceTest {
 		Set<ItemStatus> open = EnumSet.of(ItemStatus.READY, ItemStatus.LEASED, ItemStatus.BLOCKED);
 		Set<ItemStatus> closed = EnumSet.of(ItemStatus.COMPLETED, ItemStatus.CANCELLED);
 		for (Set<ItemStatus> statuses : List.of(open, closed, EnumSet.complementOf(EnumSet.of(ItemStatus.READY)))) {
-			for (String queue : java.util.Arrays.asList(null, "q3", "gate")) {
+			for (String queue : Arrays.asList(null, "q3", "gate")) {
 				assertReadsAboutAPage(new ItemFilter(statuses, queue, null, null));
 			}
 		}
