@@ -162,23 +162,18 @@ timed "item, its lease timeline" "/items/$SAMPLE/leases"
 
 echo
 echo "== plans"
-# The statements the service sends for the queue counts and the lists above (QueueViews,
-# ItemListing), with the parameters written in.
+# The queue counts as the packaged service sends them (read out of the jar, as claim-plan.sh reads
+# the claim).
+classes=$(mktemp -d)
+(cd "$classes" && unzip -q "$OLDPWD/$jar" 'BOOT-INF/*')
+queue_counts=$("$java_home/bin/java" -cp "$classes/BOOT-INF/classes:$classes/BOOT-INF/lib/*" \
+	bench/src/PrintStatement.java dev.workgraph.view.QueueViews QUEUE_BACKLOGS)
+rm -rf "$classes"
+echo "queue counts"
+"${PSQL[@]}" -d "$DB" -c "explain (analyze, buffers, costs off) $queue_counts"
+# The lists above as ItemListing builds them (the statement depends on the filters, so it is no
+# constant to read out of the jar), with the parameters written in.
 "${PSQL[@]}" -d "$DB" <<'SQL'
-\echo queue counts
-explain (analyze, buffers, costs off)
-with ready as (
-    select queue, count(*) as n, min(ready_since) as oldest from ready_items group by queue
-), leased as (
-    select queue, count(*) as n from leases group by queue
-), blocked as (
-    select queue, count(*) as n from parked_items where status = 'blocked' group by queue
-)
-select q.queue, coalesce(r.n, 0) as ready, coalesce(l.n, 0) as leased, coalesce(b.n, 0) as blocked,
-    r.oldest as oldest_ready_since, extract(epoch from now() - r.oldest) as oldest_ready_age_seconds
-from (select queue from ready union select queue from leased union select queue from blocked) q
-left join ready r using (queue) left join leased l using (queue) left join blocked b using (queue)
-order by q.queue;
 \echo search, a common word
 explain (analyze, buffers, costs off)
 select * from work_items where true and exists (select 1 from work_item_titles t where t.item_id = work_items.id
