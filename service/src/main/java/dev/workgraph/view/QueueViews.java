@@ -17,9 +17,9 @@ public class QueueViews {
 	/**
 	 * Each count from where that state lives (ADR 0015): ready items and their ages from
 	 * {@code ready_items}, leases from {@code leases} (which carry their item's queue),
-	 * blocked items from {@code parked_items}. None of them reads a terminal item, so the
-	 * cost grows with the open items only; ages come from PostgreSQL's clock like every
-	 * other time.
+	 * blocked items from {@code parked_items}, whose cancelled entries its status index
+	 * lets the count skip. No completed item is read, so the cost grows with the open
+	 * items; ages come from PostgreSQL's clock like every other time.
 	 */
 	static final String QUEUE_BACKLOGS = """
 			with ready as (
