@@ -156,7 +156,7 @@ timed "item (50 neighbours)" "/items/$HUB"
 timed "item, dependents" "/items/$HUB/dependents?limit=100"
 timed "item, lease timeline" "/items/$HUB/leases"
 timed "item, parent" "/items/$PARENT"
-SAMPLE=$("${PSQL[@]}" -d "$DB" -Atc "select id from work_items where status = 'completed' order by id offset 400000 limit 1")
+SAMPLE=$("${PSQL[@]}" -d "$DB" -Atc "select id from work_items where status = 'completed' order by id offset $((ITEMS * 2 / 5)) limit 1")
 timed "item (completed, with history)" "/items/$SAMPLE"
 timed "item, its lease timeline" "/items/$SAMPLE/leases"
 
