@@ -43,9 +43,13 @@ public class TokenMemory {
 
 	private static final int REMEMBERED_TOKENS = 100_000;
 
+	/**
+	 * Read by every request: its upkeep runs on the reader's thread (see LeaseHolders).
+	 */
 	private final Cache<String, Caller> callers = Caffeine.newBuilder()
 		.maximumSize(REMEMBERED_TOKENS)
 		.expireAfterWrite(REMEMBERED_FOR)
+		.executor(Runnable::run)
 		.build();
 
 	private volatile boolean trusted;
