@@ -160,18 +160,22 @@ final class Sql {
 				+ this.genericPlans + ";\n" + claim + "end;\n";
 	}
 
-	/** LeaseCommands.complete: one transaction, the item locked first, then the fenced completion. */
+	/**
+	 * LeaseCommands.complete: one transaction, the item locked first, then the fenced
+	 * completion, the two sent in one round trip as the service sends them (a pipeline:
+	 * neither needs the other's answer), then the commit in a round trip of its own.
+	 */
 	String completeScript() {
 		Map<String, String> lease = Map.of("leaseId", ":c_lease_id", "epoch", ":c_epoch", "result", "NULL");
 		return "-- " + this.sources.get("lockItem") + " + " + this.sources.get("complete")
-				+ " in one transaction\nbegin;\n"
-				+ bind(this.lockItem, lease) + ";\n" + bind(this.complete, lease) + ";\nend;\n";
+				+ " in one transaction, the two in one round trip\n\\startpipeline\nbegin;\n"
+				+ bind(this.lockItem, lease) + ";\n" + bind(this.complete, lease) + ";\n\\endpipeline\nend;\n";
 	}
 
-	/** LeaseCommands.renew: the fenced renewal in its own transaction. */
+	/** LeaseCommands.renew: the fenced renewal, one statement committed on its own. */
 	String renewScript() {
-		return "-- " + this.sources.get("renew") + " in one transaction\nbegin;\n" + bind(this.renew,
-				Map.of("leaseId", ":c_lease_id", "epoch", ":c_epoch", "leaseSeconds", LEASE_SECONDS)) + ";\nend;\n";
+		return "-- " + this.sources.get("renew") + " in autocommit\n" + bind(this.renew,
+				Map.of("leaseId", ":c_lease_id", "epoch", ":c_epoch", "leaseSeconds", LEASE_SECONDS)) + ";\n";
 	}
 
 	/** A view read in autocommit, as the service runs it, for the claimed item (c_id). */

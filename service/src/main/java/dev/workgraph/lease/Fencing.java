@@ -3,7 +3,9 @@ package dev.workgraph.lease;
 import java.sql.Array;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.item.LockedItem;
@@ -13,6 +15,7 @@ import dev.workgraph.model.LeaseRows;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
 import dev.workgraph.support.LogContext;
+import dev.workgraph.support.OneRoundTrip;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
 
@@ -145,9 +148,12 @@ public class Fencing {
 
 	private final LeaseMetrics metrics;
 
-	Fencing(JdbcClient jdbc, LeaseMetrics metrics) {
+	private final OneRoundTrip oneRoundTrip;
+
+	Fencing(JdbcClient jdbc, LeaseMetrics metrics, OneRoundTrip oneRoundTrip) {
 		this.jdbc = jdbc;
 		this.metrics = metrics;
+		this.oneRoundTrip = oneRoundTrip;
 	}
 
 	/**
@@ -164,17 +170,40 @@ public class Fencing {
 	 * lease or re-grant the item.
 	 */
 	public LockedItem lockItem(UUID leaseId, long epoch) {
-		LockedLease locked = this.jdbc.sql(LOCK_ITEM_OF_LEASE)
+		List<LockedLease> locked = this.jdbc.sql(LOCK_ITEM_OF_LEASE)
 			.param("leaseId", leaseId)
 			.param("epoch", epoch)
-			.query((rs, n) -> new LockedLease(LockedItem.map(rs, n), rs.getBoolean("current")))
-			.optional()
-			.orElseThrow(() -> rejection(leaseId, epoch));
+			.query(Fencing::lockedLease)
+			.list();
+		return current(locked, leaseId, epoch);
+	}
+
+	/**
+	 * The item {@link #LOCK_ITEM_OF_LEASE} locked, or the rejection when the lease is not
+	 * current.
+	 */
+	private LockedItem current(List<LockedLease> rows, UUID leaseId, long epoch) {
+		if (rows.isEmpty()) {
+			throw rejection(leaseId, epoch);
+		}
+		LockedLease locked = rows.getFirst();
 		LogContext.item(locked.item().id());
 		if (!locked.current()) {
 			throw rejection(leaseId, epoch);
 		}
 		return locked.item();
+	}
+
+	/** The parameters of {@link #LEASE_IS_CURRENT}, in a map that takes more. */
+	private static Map<String, Object> guard(UUID leaseId, long epoch) {
+		Map<String, Object> params = new HashMap<>();
+		params.put("leaseId", leaseId);
+		params.put("epoch", epoch);
+		return params;
+	}
+
+	private static LockedLease lockedLease(ResultSet rs, int n) throws SQLException {
+		return new LockedLease(LockedItem.map(rs, n), rs.getBoolean("current"));
 	}
 
 	/**
@@ -194,6 +223,23 @@ public class Fencing {
 		return ended;
 	}
 
+	/**
+	 * {@link #lockItem} and {@link #end} sent in one round trip, as {@link #complete}
+	 * sends its two statements (see there why that answers as the two would one after the
+	 * other). Call it in a transaction, which a rejection rolls back.
+	 */
+	public LeaseView lockAndEnd(UUID leaseId, long epoch, LeaseOutcome outcome, String reason) {
+		Map<String, Object> params = guard(leaseId, epoch);
+		params.put("outcome", outcome.wire());
+		params.put("reason", reason);
+		OneRoundTrip.Answers<LockedLease, LeaseView> answers = this.oneRoundTrip.query(LOCK_ITEM_OF_LEASE,
+				Fencing::lockedLease, END_IF_CURRENT, LeaseRows::map, params);
+		current(answers.first(), leaseId, epoch);
+		LeaseView ended = answers.second().stream().findFirst().orElseThrow(() -> rejection(leaseId, epoch));
+		this.metrics.ended(outcome, 1);
+		return ended;
+	}
+
 	/** Renews the lease if it is current; throws the rejection otherwise. */
 	public LeaseView renew(UUID leaseId, long epoch, int leaseSeconds) {
 		return this.jdbc.sql(RENEW_IF_CURRENT)
@@ -206,17 +252,26 @@ public class Fencing {
 	}
 
 	/**
-	 * Completes the item if the lease is current (see {@link #COMPLETE_IF_CURRENT});
-	 * throws the rejection otherwise. {@code result} is JSON text or null.
+	 * Locks the item as {@link #lockItem} does and completes it if the lease is current
+	 * (see {@link #COMPLETE_IF_CURRENT}), the two statements sent in one round trip;
+	 * throws the rejection when the lease is not current. {@code result} is JSON text or
+	 * null. Call it in a transaction, which a rejection rolls back.
+	 *
+	 * <p>
+	 * The completion runs after the lock, as its own statement with its own snapshot, so
+	 * it reads what it would read a round trip later; only it does not wait for the
+	 * service to look at the lock's answer first. Where the lock found the lease not
+	 * current, the completion's guard (the same one, at the same {@code now()}) matched
+	 * nothing and wrote nothing, unless a renewal that started earlier committed in
+	 * between; the rejection thrown then rolls that back too.
 	 */
 	Completion complete(UUID leaseId, long epoch, String result) {
-		Completion completion = this.jdbc.sql(COMPLETE_IF_CURRENT)
-			.param("leaseId", leaseId)
-			.param("epoch", epoch)
-			.param("result", result)
-			.query(Fencing::completion)
-			.optional()
-			.orElseThrow(() -> rejection(leaseId, epoch));
+		Map<String, Object> params = guard(leaseId, epoch);
+		params.put("result", result);
+		OneRoundTrip.Answers<LockedLease, Completion> answers = this.oneRoundTrip.query(LOCK_ITEM_OF_LEASE,
+				Fencing::lockedLease, COMPLETE_IF_CURRENT, Fencing::completion, params);
+		current(answers.first(), leaseId, epoch);
+		Completion completion = answers.second().stream().findFirst().orElseThrow(() -> rejection(leaseId, epoch));
 		if (completion.completed()) {
 			this.metrics.ended(LeaseOutcome.COMPLETED, 1);
 		}

@@ -15,7 +15,6 @@ import java.util.function.BiFunction;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.workgraph.input.Json;
 import dev.workgraph.item.Cancellation;
-import dev.workgraph.item.LockedItem;
 import dev.workgraph.item.ReadyWaiters;
 import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.model.LeaseView;
@@ -443,9 +442,8 @@ class LeaseCommands {
 
 	LeaseAndItem cancel(UUID leaseId, long epoch, String reason) {
 		LeaseView lease = this.transactions.inTransaction(() -> {
-			LockedItem item = this.fencing.lockItem(leaseId, epoch);
-			LeaseView ended = this.fencing.end(leaseId, epoch, LeaseOutcome.CANCELLED, reason);
-			this.cancellation.cancelSubtree(item.id(), reason);
+			LeaseView ended = this.fencing.lockAndEnd(leaseId, epoch, LeaseOutcome.CANCELLED, reason);
+			this.cancellation.cancelSubtree(ended.itemId(), reason);
 			return ended;
 		});
 		return withItem(lease);

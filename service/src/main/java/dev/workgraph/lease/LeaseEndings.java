@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.item.BlockerDelta;
-import dev.workgraph.item.LockedItem;
 import dev.workgraph.item.Readiness;
 import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.model.LeaseView;
@@ -58,20 +57,20 @@ class LeaseEndings {
 	}
 
 	/**
-	 * One completion in its own transaction: the item locked, then the fenced completion
-	 * (which reads the completed item's view too), then readiness of those waiting for
-	 * it.
+	 * One completion in its own transaction: the item locked and the fenced completion
+	 * (which reads the completed item's view too) in one round trip, then readiness of
+	 * those waiting for it.
 	 */
 	Ended complete(Completing request) {
 		return this.transactions.inTransaction(() -> {
-			LockedItem item = this.fencing.lockItem(request.leaseId(), request.epoch());
 			Fencing.Completion completion = this.fencing.complete(request.leaseId(), request.epoch(), request.result());
 			if (!completion.completed()) {
 				// Thrown inside the transaction: the lease deleted above is restored.
+				UUID itemId = completion.lease().itemId();
 				if (completion.openChildren() > 0) {
-					throw new OpenChildrenRemain(item.id(), completion.openChildren());
+					throw new OpenChildrenRemain(itemId, completion.openChildren());
 				}
-				throw new UnmetDependenciesRemain(item.id(), completion.unmetDependencies());
+				throw new UnmetDependenciesRemain(itemId, completion.unmetDependencies());
 			}
 			this.readiness.adjust(unblocked(completion));
 			return new Ended(completion.lease(), completion.item());
@@ -160,15 +159,14 @@ class LeaseEndings {
 	}
 
 	/**
-	 * One release in its own transaction: the item locked, the fenced ending, the item
-	 * back to ready (or blocked).
+	 * One release in its own transaction: the item locked and the fenced ending in one
+	 * round trip, then the item back to ready (or blocked).
 	 */
 	LeaseView release(Releasing request) {
 		return this.transactions.inTransaction(() -> {
-			LockedItem item = this.fencing.lockItem(request.leaseId(), request.epoch());
-			LeaseView ended = this.fencing.end(request.leaseId(), request.epoch(), LeaseOutcome.RELEASED,
+			LeaseView ended = this.fencing.lockAndEnd(request.leaseId(), request.epoch(), LeaseOutcome.RELEASED,
 					request.reason());
-			this.readiness.settleAfterLeaseEnded(List.of(item.id()));
+			this.readiness.settleAfterLeaseEnded(List.of(ended.itemId()));
 			return ended;
 		});
 	}
@@ -232,10 +230,13 @@ class LeaseEndings {
 		return answers;
 	}
 
-	/** One renewal in its own transaction. */
+	/**
+	 * One renewal: one fenced statement, committed on its own (a transaction around it
+	 * would cost a round trip for its COMMIT and hold nothing the statement does not).
+	 */
 	LeaseView renew(Renewing request) {
 		return this.transactions
-			.inTransaction(() -> this.fencing.renew(request.leaseId(), request.epoch(), request.leaseSeconds()));
+			.retryingLockRaces(() -> this.fencing.renew(request.leaseId(), request.epoch(), request.leaseSeconds()));
 	}
 
 	/** The renewals, answered in request order, as {@link #completeAll}. */
