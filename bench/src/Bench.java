@@ -1023,11 +1023,11 @@ public class Bench {
 		try {
 			return new Results.Machine(Runtime.getRuntime().availableProcessors(), cpuModel(),
 					postgres.sql("select version()"), postgres.sql("show autovacuum"),
-					postgres.sql("show synchronous_commit"), this.loadBefore, loadAverage());
+					postgres.sql("show synchronous_commit"), this.loadBefore, loadAverage(), memoryMonitor());
 		}
 		catch (IOException | InterruptedException ex) {
 			return new Results.Machine(Runtime.getRuntime().availableProcessors(), cpuModel(), "unknown", "unknown",
-					"unknown", this.loadBefore, loadAverage());
+					"unknown", this.loadBefore, loadAverage(), memoryMonitor());
 		}
 	}
 
@@ -1067,6 +1067,41 @@ public class Bench {
 		}
 		catch (IOException | UncheckedIOException ex) {
 			return "unknown";
+		}
+	}
+
+	/**
+	 * The kernel's DAMON monitors that are on, as "operations action every sample_us" each (e.g.
+	 * "paddr pageout every 500000 us"), "off" when none is, "none" without DAMON's sysfs interface.
+	 */
+	static String memoryMonitor() {
+		Path admin = Path.of("/sys/kernel/mm/damon/admin/kdamonds");
+		if (!Files.isDirectory(admin)) {
+			return "none";
+		}
+		List<String> on = new ArrayList<>();
+		try (var kdamonds = Files.list(admin)) {
+			for (Path kdamond : kdamonds.filter(Files::isDirectory).sorted().toList()) {
+				if (!"on".equals(sysfs(kdamond.resolve("state")))) {
+					continue;
+				}
+				Path context = kdamond.resolve("contexts/0");
+				on.add(sysfs(context.resolve("operations")) + " " + sysfs(context.resolve("schemes/0/action"))
+						+ " every " + sysfs(context.resolve("monitoring_attrs/intervals/sample_us")) + " us");
+			}
+		}
+		catch (IOException | UncheckedIOException ex) {
+			return "unknown";
+		}
+		return on.isEmpty() ? "off" : String.join("; ", on);
+	}
+
+	private static String sysfs(Path file) {
+		try {
+			return Files.readString(file).strip();
+		}
+		catch (IOException ex) {
+			return "?";
 		}
 	}
 

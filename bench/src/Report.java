@@ -182,7 +182,8 @@ final class Report {
 			run.notes().forEach((p) -> line.accept("  - " + p));
 		}
 		line.accept("");
-		line.accept("processor " + run.machine().cpuModel() + " (" + run.machine().cpus() + " CPUs)");
+		line.accept("processor " + run.machine().cpuModel() + " (" + run.machine().cpus() + " CPUs); kernel memory monitor (DAMON): "
+				+ run.machine().memoryMonitor());
 		line.accept("load average before " + run.machine().loadBefore() + ", after " + run.machine().loadAfter()
 				+ "; duration " + Results.fmt(run.durationSeconds()) + " s");
 		return out.toString();

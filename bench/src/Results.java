@@ -159,10 +159,12 @@ final class Results {
 
 	/**
 	 * Where the run ran. Machines of one kind differ in their processors, which moves every figure:
-	 * compare runs of one processor model.
+	 * compare runs of one processor model. {@code memoryMonitor} is the kernel's DAMON, when it runs:
+	 * sampling physical memory every half second to reclaim cold pages, it stalled the cores often
+	 * enough here to triple the open loop's p99 (docs/performance.md).
 	 */
 	record Machine(int cpus, String cpuModel, String postgres, String autovacuum, String synchronousCommit,
-			String loadBefore, String loadAfter) {
+			String loadBefore, String loadAfter, String memoryMonitor) {
 	}
 
 	/** The summary line's fields; NaN prints as "na". */
