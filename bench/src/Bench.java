@@ -39,7 +39,7 @@ public class Bench {
 	}
 
 	static final Mode QUICK = new Mode("quick", 4, 60, 2, 3, 1, false, 10, 1,
-			new long[] { 1_000, 100_000, 1_000_000 }, 60, 3, 1, 2, 5, 5, 1);
+			new long[] { 1_000, 100_000, 1_000_000 }, 60, 3, 1, 2, 5, 5, 3);
 
 	static final Mode FULL = new Mode("full", 10, 90, 5, 3, 3, true, 30, 3, new long[] { 1_000, 100_000, 10_000_000 },
 			150, 3, 3, 5, 10, 10, 3);
