@@ -20,6 +20,7 @@ import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
 
 import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -194,6 +195,17 @@ public class Fencing {
 		return locked.item();
 	}
 
+	/**
+	 * {@link #LOCK_ITEM_OF_LEASE}, then the guarded {@code ending} in the same round
+	 * trip: the ending's row, or the rejection when the lease is not current.
+	 */
+	private <T> T lockedThen(String ending, RowMapper<T> rows, Map<String, Object> params, UUID leaseId, long epoch) {
+		OneRoundTrip.Answers<LockedLease, T> answers = this.oneRoundTrip.query(LOCK_ITEM_OF_LEASE, Fencing::lockedLease,
+				ending, rows, params);
+		current(answers.first(), leaseId, epoch);
+		return answers.second().stream().findFirst().orElseThrow(() -> rejection(leaseId, epoch));
+	}
+
 	/** The parameters of {@link #LEASE_IS_CURRENT}, in a map that takes more. */
 	private static Map<String, Object> guard(UUID leaseId, long epoch) {
 		Map<String, Object> params = new HashMap<>();
@@ -232,10 +244,7 @@ public class Fencing {
 		Map<String, Object> params = guard(leaseId, epoch);
 		params.put("outcome", outcome.wire());
 		params.put("reason", reason);
-		OneRoundTrip.Answers<LockedLease, LeaseView> answers = this.oneRoundTrip.query(LOCK_ITEM_OF_LEASE,
-				Fencing::lockedLease, END_IF_CURRENT, LeaseRows::map, params);
-		current(answers.first(), leaseId, epoch);
-		LeaseView ended = answers.second().stream().findFirst().orElseThrow(() -> rejection(leaseId, epoch));
+		LeaseView ended = lockedThen(END_IF_CURRENT, LeaseRows::map, params, leaseId, epoch);
 		this.metrics.ended(outcome, 1);
 		return ended;
 	}
@@ -268,10 +277,7 @@ public class Fencing {
 	Completion complete(UUID leaseId, long epoch, String result) {
 		Map<String, Object> params = guard(leaseId, epoch);
 		params.put("result", result);
-		OneRoundTrip.Answers<LockedLease, Completion> answers = this.oneRoundTrip.query(LOCK_ITEM_OF_LEASE,
-				Fencing::lockedLease, COMPLETE_IF_CURRENT, Fencing::completion, params);
-		current(answers.first(), leaseId, epoch);
-		Completion completion = answers.second().stream().findFirst().orElseThrow(() -> rejection(leaseId, epoch));
+		Completion completion = lockedThen(COMPLETE_IF_CURRENT, Fencing::completion, params, leaseId, epoch);
 		if (completion.completed()) {
 			this.metrics.ended(LeaseOutcome.COMPLETED, 1);
 		}
@@ -299,7 +305,8 @@ public class Fencing {
 
 	/**
 	 * Classifies a guard that matched nothing. Call it in the transaction that ran the
-	 * guard.
+	 * guard, or right after a guard that committed on its own (a renewal: it wrote
+	 * nothing).
 	 */
 	public RuntimeException rejection(UUID leaseId, long presentedEpoch) {
 		LeaseState state = this.jdbc.sql(LEASE_STATE)
