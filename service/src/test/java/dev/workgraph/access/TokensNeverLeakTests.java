@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 
 import dev.workgraph.access.HostileTest.Issued;
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.FreshDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 

@@ -1,4 +1,4 @@
-package dev.workgraph.access;
+package dev.workgraph.testing;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -6,13 +6,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.UUID;
 
-import dev.workgraph.testing.TestDatabase;
-
 /**
- * An empty database of its own on the test run's server, for a service instance that must
- * start from nothing (no tokens yet); dropped on close.
+ * An empty database of its own on the test run's server, for what must start from nothing
+ * (a service instance without tokens yet, a table's statistics that no other test
+ * touches); dropped on close.
  */
-final class FreshDatabase implements AutoCloseable {
+public final class FreshDatabase implements AutoCloseable {
 
 	private final TestDatabase.Coordinates server;
 
@@ -26,22 +25,22 @@ final class FreshDatabase implements AutoCloseable {
 		this.jdbcUrl = jdbcUrl;
 	}
 
-	static FreshDatabase create() {
+	public static FreshDatabase create() {
 		TestDatabase.Coordinates server = TestDatabase.coordinates();
-		String name = "hostile_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+		String name = "fresh_" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
 		execute(server, "create database " + name);
 		return new FreshDatabase(server, name, withDatabase(server.jdbcUrl(), name));
 	}
 
-	String jdbcUrl() {
+	public String jdbcUrl() {
 		return this.jdbcUrl;
 	}
 
-	String username() {
+	public String username() {
 		return this.server.username();
 	}
 
-	String password() {
+	public String password() {
 		return this.server.password();
 	}
 

@@ -1,0 +1,129 @@
+package dev.workgraph.lease;
+
+import java.util.List;
+import java.util.UUID;
+
+import dev.workgraph.testing.FreshDatabase;
+import dev.workgraph.testing.QueryPlans;
+import org.assertj.core.api.SoftAssertions;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+
+/**
+ * A completion reads the rows of its own item, however skewed the graph around it. The
+ * graph here is one large fan-in and decomposition: {@value #FAN} items that are all
+ * children of one parent and all depend on one gate, which has {@value #QUESTIONS}
+ * attention requests. To the planner's statistics that means one distinct value in each
+ * of those columns; a lookup by a value taken from another row is then priced at every
+ * row, and the completion of any other item scanned the whole table three times over. The
+ * database is the test's own, so that no other test's rows dilute the skew.
+ */
+class SkewedGraphPlanTests {
+
+	private static final int FAN = 5_000;
+
+	private static final int QUESTIONS = 2_000;
+
+	private static final UUID LEASE = UUID.fromString("01900000-0000-7000-8000-000000000001");
+
+	private static FreshDatabase database;
+
+	private static SingleConnectionDataSource dataSource;
+
+	private static JdbcClient jdbc;
+
+	@BeforeAll
+	static void skewedGraph() {
+		database = FreshDatabase.create();
+		dataSource = new SingleConnectionDataSource(database.jdbcUrl(), database.username(), database.password(), true);
+		Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
+		jdbc = JdbcClient.create(dataSource);
+		jdbc.sql("""
+				insert into work_items (id, title, status, open_attention_requests)
+				values ('01900000-0000-7000-8000-00000000000a', 'gate', 'blocked', :questions)
+				""").param("questions", QUESTIONS).update();
+		jdbc.sql("""
+				insert into attention_requests (id, item_id, lease_id, epoch, raised_by, blocking, question)
+				select gen_random_uuid(), '01900000-0000-7000-8000-00000000000a', gen_random_uuid(), 0, 'system',
+				    true, 'question ' || i
+				from generate_series(1, :questions) i
+				""").param("questions", QUESTIONS).update();
+		jdbc.sql("""
+				insert into work_items (id, title, status, open_children)
+				values ('01900000-0000-7000-8000-00000000000b', 'parent', 'blocked', :fan)
+				""").param("fan", FAN).update();
+		jdbc.sql("""
+				insert into work_items (id, title, status, parent_id, unmet_dependencies)
+				select ('01900000-0000-7000-8001-' || lpad(to_hex(i), 12, '0'))::uuid, 'child ' || i, 'blocked',
+				    '01900000-0000-7000-8000-00000000000b', 1
+				from generate_series(1, :fan) i
+				""").param("fan", FAN).update();
+		jdbc.sql("""
+				insert into dependencies (item_id, depends_on_id)
+				select id, '01900000-0000-7000-8000-00000000000a' from work_items where title like 'child %'
+				""").update();
+		// The item completed below: a leaf that nothing waits for, under a current lease.
+		jdbc.sql("""
+				insert into work_items (id, title, status, epoch)
+				values ('01900000-0000-7000-8000-00000000000c', 'leaf', 'leased', 1)
+				""").update();
+		jdbc.sql("""
+				insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at, queue)
+				values (:lease, '01900000-0000-7000-8000-00000000000c', 'w', 1, now(), now() + interval '1 hour',
+				    'default')
+				""").param("lease", LEASE).update();
+		jdbc.sql("vacuum analyze work_items, dependencies, attention_requests").update();
+	}
+
+	@AfterAll
+	static void dropDatabase() {
+		if (dataSource != null) {
+			dataSource.destroy();
+		}
+		if (database != null) {
+			database.close();
+		}
+	}
+
+	@Test
+	void aCompletionReadsOnlyItsOwnItemsRows() {
+		JsonNode plan = explainAndRollBack(Fencing.COMPLETE_IF_CURRENT.replace(":leaseId", "'" + LEASE + "'")
+			.replace(":epoch", "1")
+			.replace(":result", "'{}'"));
+
+		assertReadsOnlyItsOwnRows(plan);
+	}
+
+	@Test
+	void aGroupOfCompletionsReadsOnlyItsOwnItemsRows() {
+		JsonNode plan = explainAndRollBack(
+				BatchFencing.COMPLETE_ALL_IF_CURRENT.replace(":leaseIds", "'{" + LEASE + "}'")
+					.replace(":epochs", "'{1}'")
+					.replace(":results", "'{\"{}\"}'"));
+
+		assertReadsOnlyItsOwnRows(plan);
+	}
+
+	private static void assertReadsOnlyItsOwnRows(JsonNode plan) {
+		SoftAssertions.assertSoftly((softly) -> {
+			for (String table : List.of("work_items", "dependencies", "attention_requests")) {
+				softly.assertThat(QueryPlans.rowsRead(plan, table))
+					.as("%s rows read by the completion of a leaf", table)
+					.isLessThanOrEqualTo(10);
+			}
+		});
+	}
+
+	private static JsonNode explainAndRollBack(String statement) {
+		return QueryPlans.explainAndRollBack(new DataSourceTransactionManager(dataSource), jdbc, statement,
+				"select set_config('plan_cache_mode', 'force_generic_plan', true)");
+	}
+
+}
