@@ -142,11 +142,12 @@ final class Results {
 	record Reaper(int leases, Spread secondsFromExpiry, String reaperInterval, List<ReaperRun> runs) {
 	}
 
-	record ScaleSize(long items, long readyAtStart, double fillSeconds, Spread claimP50MsPerRun, Latency claimMs,
-			Latency completeMs, long errors) {
+	record ScaleSize(long items, long readyAtStart, double fillSeconds, Spread claimP50MsPerRun,
+			Spread completeP50MsPerRun, Latency claimMs, Latency completeMs, long errors) {
 	}
 
-	record Scale(Map<String, ScaleSize> sizes, double ratio, String ratioOf, Consistency consistency,
+	record Scale(Map<String, ScaleSize> sizes, double ratio, double completeRatio, String ratioOf,
+			Consistency consistency,
 			ServiceInfo service) {
 	}
 
@@ -171,7 +172,7 @@ final class Results {
 	record Summary(double rawLifecycle32, double serviceLifecycle32, double ratio32, double claimP99Ms,
 			double completeP99Ms, double scaleRatio, double reaper10kSeconds, double heapMib, long errors,
 			double wrkLifecycle32, double peerGraphile32, double peerRatio32, double batchItemsPerSecond,
-			double wrkChained32, double peerRatioChained32) {
+			double wrkChained32, double peerRatioChained32, double scaleCompleteRatio) {
 
 		String line() {
 			return "bench: raw_lifecycle_32=" + n0(this.rawLifecycle32) + " service_lifecycle_32="
@@ -181,7 +182,8 @@ final class Results {
 					+ n0(this.heapMib) + " errors=" + this.errors + " wrk_lifecycle_32=" + n0(this.wrkLifecycle32)
 					+ " peer_graphile_32=" + n0(this.peerGraphile32) + " peer_ratio_32=" + n2(this.peerRatio32)
 					+ " batch_items_per_s=" + n0(this.batchItemsPerSecond) + " wrk_chained_32="
-					+ n0(this.wrkChained32) + " peer_ratio_chained_32=" + n2(this.peerRatioChained32);
+					+ n0(this.wrkChained32) + " peer_ratio_chained_32=" + n2(this.peerRatioChained32)
+					+ " scale_complete_ratio=" + n2(this.scaleCompleteRatio);
 		}
 
 		private static String n0(double x) {
