@@ -16,13 +16,15 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * A completion reads the rows of its own item, however skewed the graph around it. The
- * graph here is one large fan-in and decomposition: {@value #FAN} items that are all
- * children of one parent and all depend on one gate, which has {@value #QUESTIONS}
+ * A claim or a completion reads the rows of its own item, however skewed the graph around
+ * it. The graph here is one large fan-in and decomposition: {@value #FAN} items that are
+ * all children of one parent and all depend on one gate, which has {@value #QUESTIONS}
  * attention requests. To the planner's statistics that means one distinct value in each
  * of those columns; a lookup by a value taken from another row is then priced at every
- * row, and the completion of any other item scanned the whole table three times over. The
+ * row, and the claim or completion of any other item scanned the whole of each table. The
  * database is the test's own, so that no other test's rows dilute the skew.
  */
 class SkewedGraphPlanTests {
@@ -79,6 +81,16 @@ class SkewedGraphPlanTests {
 				values (:lease, '01900000-0000-7000-8000-00000000000c', 'w', 1, now(), now() + interval '1 hour',
 				    'default')
 				""").param("lease", LEASE).update();
+		// The item claimed below: ready, as a leaf.
+		jdbc.sql("""
+				with made as (
+				    insert into work_items (id, title, status, ready_since)
+				    values ('01900000-0000-7000-8000-00000000000d', 'ready leaf', 'ready', now())
+				    returning id, queue, priority, ready_since
+				)
+				insert into ready_items (item_id, queue, priority, ready_since)
+				select id, queue, priority, ready_since from made
+				""").update();
 		jdbc.sql("vacuum analyze work_items, dependencies, attention_requests").update();
 	}
 
@@ -111,11 +123,22 @@ class SkewedGraphPlanTests {
 		assertReadsOnlyItsOwnRows(plan);
 	}
 
+	@Test
+	void aClaimReadsOnlyItsOwnItemsRows() {
+		JsonNode plan = explainAndRollBack(Claims.CLAIM_NEXT_READY.replace(":leaseId", "gen_random_uuid()")
+			.replace(":workerId", "'w'")
+			.replace(":leaseSeconds", "60")
+			.replace(":continuitySeconds", "600"));
+
+		assertThat(plan.path("Actual Rows").asLong()).as("items claimed").isEqualTo(1);
+		assertReadsOnlyItsOwnRows(plan);
+	}
+
 	private static void assertReadsOnlyItsOwnRows(JsonNode plan) {
 		SoftAssertions.assertSoftly((softly) -> {
 			for (String table : List.of("work_items", "dependencies", "attention_requests")) {
 				softly.assertThat(QueryPlans.rowsRead(plan, table))
-					.as("%s rows read by the completion of a leaf", table)
+					.as("%s rows read for a leaf", table)
 					.isLessThanOrEqualTo(10);
 			}
 		});
