@@ -1,0 +1,169 @@
+package dev.workgraph.audit;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
+import dev.workgraph.testing.FreshDatabase;
+import dev.workgraph.testing.QueryPlans;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A chunk of the audit reads the items of its chunk and the items they depend on, not the
+ * items between. The graph is the one that made chunks slow at ten million items: a gate
+ * that {@value #CHUNK} items depend on, and {@value #COMPLETED} completed items whose ids
+ * lie between the gate and them. Counting unmet dependencies by joining every dependency
+ * to its target with a merge or hash join reads those completed items, which the filter
+ * then drops (9.5 million rows for one chunk there, seconds per chunk). Which join the
+ * planner picks depends on its estimates at each size, so the chunk is explained under
+ * each join method the planner could prefer, and as the generic plan the service's
+ * prepared statement runs after a few chunks: none may read the items in between.
+ */
+class ConsistencyAuditPlanTests {
+
+	private static final int CHUNK = 2_000;
+
+	private static final int COMPLETED = 50_000;
+
+	private static final String GATE = "01900000-0000-7000-8000-000000000001";
+
+	private static final String CHUNK_AFTER = "01900000-0000-7000-8002-000000000000";
+
+	private static final String CHUNK_UP_TO = "01900000-0000-7000-8002-ffffffffffff";
+
+	private static FreshDatabase database;
+
+	private static SingleConnectionDataSource dataSource;
+
+	private static JdbcClient jdbc;
+
+	@BeforeAll
+	static void gateBehindManyCompletedItems() {
+		database = FreshDatabase.create();
+		dataSource = new SingleConnectionDataSource(database.jdbcUrl(), database.username(), database.password(), true);
+		Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
+		jdbc = JdbcClient.create(dataSource);
+		jdbc.sql("insert into work_items (id, title, status, ready_since) values ('" + GATE
+				+ "', 'gate', 'ready', now())")
+			.update();
+		jdbc.sql("insert into ready_items (item_id, queue, priority, ready_since) "
+				+ "select id, queue, priority, ready_since from work_items")
+			.update();
+		jdbc.sql(
+				"""
+						insert into work_items (id, title, status, epoch, closed_at)
+						select ('01900000-0000-7000-8001-' || lpad(to_hex(i), 12, '0'))::uuid, 'done ' || i, 'completed', 1, now()
+						from generate_series(1, :completed) i
+						""")
+			.param("completed", COMPLETED)
+			.update();
+		jdbc.sql(
+				"""
+						insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, expires_at, ended_at, outcome)
+						select gen_random_uuid(), id, 'w', 1, now(), now() + interval '1 hour', now(), 'completed'
+						from work_items where status = 'completed'
+						""")
+			.update();
+		jdbc.sql("""
+				insert into work_items (id, title, status, unmet_dependencies)
+				select ('01900000-0000-7000-8002-' || lpad(to_hex(i), 12, '0'))::uuid, 'waiting ' || i, 'blocked', 1
+				from generate_series(1, :chunk) i
+				""").param("chunk", CHUNK).update();
+		jdbc.sql("insert into dependencies (item_id, depends_on_id) select id, '" + GATE
+				+ "' from work_items where status = 'blocked'")
+			.update();
+		jdbc.sql("vacuum analyze").update();
+	}
+
+	@AfterAll
+	static void dropDatabase() {
+		if (dataSource != null) {
+			dataSource.destroy();
+		}
+		if (database != null) {
+			database.close();
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "default", "enable_nestloop", "enable_hashjoin", "enable_mergejoin" })
+	void aChunkReadsItsItemsAndTheirTargetsOnly(String disabled) {
+		String[] settings = disabled.equals("default") ? new String[0]
+				: new String[] { "select set_config('" + disabled + "', 'off', true)" };
+		JsonNode plan = QueryPlans.explainAndRollBack(new DataSourceTransactionManager(dataSource), jdbc,
+				ConsistencyAudit.INCONSISTENT_ITEMS.replace(":after", "'" + CHUNK_AFTER + "'::uuid")
+					.replace(":upTo", "'" + CHUNK_UP_TO + "'::uuid")
+					.replace(":limit", "100"),
+				settings);
+
+		assertChunkOnly(plan, disabled + " off");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "default", "enable_nestloop", "enable_hashjoin", "enable_mergejoin" })
+	void theGenericPlanOfAChunkReadsItsItemsAndTheirTargetsOnly(String disabled) throws SQLException {
+		List<String> settings = disabled.equals("default") ? List.of() : List.of("set " + disabled + " = off");
+		JsonNode plan = genericPlan(settings);
+
+		assertChunkOnly(plan, "generic, " + disabled + " off");
+	}
+
+	@ParameterizedTest
+	@ValueSource(ints = { 100, 2_000, 100_000 })
+	void theChunkIsConsistent(int chunkSize) {
+		ConsistencyAudit.Report report = new ConsistencyAudit(jdbc, chunkSize).run();
+
+		assertThat(report.inconsistencies()).as("the fixture's graph").isEmpty();
+		assertThat(report.itemsChecked()).isEqualTo(1 + COMPLETED + CHUNK);
+	}
+
+	/**
+	 * The chunk's own items, once each for the recount and at most once per dependency
+	 * for its target: what the chunk holds, whatever surrounds it.
+	 */
+	private static void assertChunkOnly(JsonNode plan, String how) {
+		assertThat(QueryPlans.rowsRead(plan, "work_items")).as("item rows read by a chunk of %d items (%s)", CHUNK, how)
+			.isLessThanOrEqualTo(2L * CHUNK + 10);
+	}
+
+	/** The service's prepared statement, explained as its generic plan. */
+	private static JsonNode genericPlan(List<String> settings) throws SQLException {
+		String statement = ConsistencyAudit.INCONSISTENT_ITEMS.replace(":after", "$1")
+			.replace(":upTo", "$2")
+			.replace(":limit", "$3");
+		try (Connection connection = dataSource.getConnection(); Statement sql = connection.createStatement()) {
+			sql.execute("begin");
+			try {
+				for (String setting : settings) {
+					sql.execute(setting);
+				}
+				sql.execute("set local plan_cache_mode = force_generic_plan");
+				sql.execute("prepare chunk (uuid, uuid, int) as " + statement);
+				try (ResultSet explained = sql.executeQuery("explain (analyze, format json) execute chunk ('"
+						+ CHUNK_AFTER + "', '" + CHUNK_UP_TO + "', 100)")) {
+					explained.next();
+					return JsonMapper.builder().build().readTree(explained.getString(1)).get(0).get("Plan");
+				}
+			}
+			finally {
+				sql.execute("rollback");
+				sql.execute("deallocate all");
+			}
+		}
+	}
+
+}
