@@ -149,9 +149,10 @@ public class ConsistencyAudit {
 	 *
 	 * <p>
 	 * Each dependency's target is looked up by key ({@code lateral ... limit 1} keeps the
-	 * planner from making it a join): a merge or hash join with {@code work_items} reads
-	 * the items between the targets, millions of completed ones at ten million items, in
-	 * every chunk that depends on an early item.
+	 * planner from making it a join): a merge join with {@code work_items} reads the
+	 * items between the targets (millions of completed ones at ten million items), a hash
+	 * join all of them, in every chunk; the generic plan of this prepared statement,
+	 * which the driver runs after a few chunks, chose such joins.
 	 */
 	public Report run() {
 		List<Inconsistency> found = new ArrayList<>();
