@@ -431,6 +431,8 @@ public class Bench {
 	 * a warm-up run with the same generator at the same concurrency, then the measured run.
 	 */
 	void throughput(Map<String, Path> scripts) throws Exception {
+		MachineProbe machine = new MachineProbe(this.runDir);
+		List<Double> allProbes = new ArrayList<>();
 		for (String variant : scripts.keySet()) {
 			boolean renew = variant.equals("lifecycle_renew");
 			for (int w : WORKERS) {
@@ -446,8 +448,10 @@ public class Bench {
 				SideRuns jvm = new SideRuns("jvm", w);
 				SideRuns views = new SideRuns("pgbench+views", w);
 				List<Double> load1 = new ArrayList<>();
+				List<Double> probes = new ArrayList<>();
 				double[] heap = new double[2];
 				for (int rep = 0; rep < reps; rep++) {
+					probes.add(machine.cpuSeconds());
 					List<SideRuns> order = new ArrayList<>(List.of(raw, wrkSide, jvm));
 					java.util.Collections.rotate(order, -rep);
 					if (withViews) {
@@ -476,13 +480,24 @@ public class Bench {
 				Results.ThroughputPoint point = new Results.ThroughputPoint(variant, w, rawResult, wrkResult, jvmResult,
 						withViews ? views.side() : null, round(wrkResult.itemsPerSecond().median() / rawMedian, 3),
 						round(jvmResult.itemsPerSecond().median() / rawMedian, 3), Results.Spread.of(load1),
-						(w == 128) ? round(heap[0], 0) : Double.NaN, (w == 128) ? round(heap[1], 0) : Double.NaN);
+						(w == 128) ? round(heap[0], 0) : Double.NaN, (w == 128) ? round(heap[1], 0) : Double.NaN,
+						Results.Spread.of(probes));
 				this.throughput.add(point);
-				say("%-15s W=%-3d raw %s  wrk %s (x%.2f, claim p99 %s ms, complete p99 %s ms)  jvm %s (x%.2f)  errors %d",
+				allProbes.addAll(probes);
+				say("%-15s W=%-3d raw %s  wrk %s (x%.2f, claim p99 %s ms, complete p99 %s ms)  jvm %s (x%.2f)  errors %d"
+						+ "  machine probe %s s",
 						variant, w, rawResult.itemsPerSecond().text(), wrkResult.itemsPerSecond().text(), point.ratio(),
 						fmt(wrkResult.claimMs().p99()), fmt(wrkResult.completeMs().p99()),
-						jvmResult.itemsPerSecond().text(), point.jvmRatio(), wrkResult.errors() + jvmResult.errors());
+						jvmResult.itemsPerSecond().text(), point.jvmRatio(), wrkResult.errors() + jvmResult.errors(),
+						Results.Spread.of(probes).runs());
 			}
+		}
+		Results.Spread probe = Results.Spread.of(allProbes);
+		if (probe.max() > 1.25 * probe.min()) {
+			this.notes.add(String.format(Locale.ROOT,
+					"machine probe: the same work (gzip -1 of 16 MiB) took %.2f-%.2f s of CPU before the repetitions"
+							+ " (median %.2f): the machine gave less per core at times; see throughput[].machineProbeCpuSeconds",
+					probe.min(), probe.max(), probe.median()));
 		}
 	}
 

@@ -93,10 +93,12 @@ final class Results {
 	/**
 	 * A throughput point at W workers: the raw ceiling (pgbench, the service's own
 	 * statements), the service driven by wrk (C) and by the JVM generator; {@code ratio} is
-	 * wrk / raw (both sides C programs), {@code jvmRatio} JVM generator / raw.
+	 * wrk / raw (both sides C programs), {@code jvmRatio} JVM generator / raw;
+	 * {@code machineProbeCpuSeconds} the {@link MachineProbe} before each repetition.
 	 */
 	record ThroughputPoint(String variant, int workers, Side raw, Side wrk, Side jvm, Side rawWithViews, double ratio,
-			double jvmRatio, Spread loadAverage1m, double peakHeapUsedMib, double peakHeapCommittedMib) {
+			double jvmRatio, Spread loadAverage1m, double peakHeapUsedMib, double peakHeapCommittedMib,
+			Spread machineProbeCpuSeconds) {
 	}
 
 	/** A point that may not exist on the service measured (an endpoint not built yet). */
