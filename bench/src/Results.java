@@ -202,7 +202,7 @@ final class Results {
 	record Run(String mode, String startedAt, Machine machine, ServiceInfo service, List<ThroughputPoint> throughput,
 			Batch batch, Chained chained, Peer peer, OpenLoop openLoop, OpenLoop openLoopJvm, Chain chain, FanIn fanIn, Reaper reaper,
 			Scale scale, double durationSeconds, long serviceErrors, List<String> problems, List<String> notes,
-			String summary, String table) {
+			String summary, String table, Map<String, List<Double>> machineProbeCpuSeconds) {
 	}
 
 	static String fmt(double x) {
