@@ -7,7 +7,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The CPU time that one fixed piece of work takes: gzip -1 of the same 16 MiB of
- * pseudo-random bytes, run between the sides of a point while the box is otherwise idle.
+ * pseudo-random bytes, run before each repetition of a point while the box is otherwise
+ * idle.
  * On these VMs the kernel reports no steal time, so a host that gives less per core for a
  * while (a busy neighbour, throttling) shows only as more CPU per item on every side at
  * once; a probe that takes longer than the run's others says so directly.
