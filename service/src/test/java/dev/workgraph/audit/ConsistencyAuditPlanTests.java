@@ -6,9 +6,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 
-import dev.workgraph.testing.FreshDatabase;
+import dev.workgraph.testing.MigratedDatabase;
 import dev.workgraph.testing.QueryPlans;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,8 +16,6 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,18 +42,14 @@ class ConsistencyAuditPlanTests {
 
 	private static final String CHUNK_UP_TO = "01900000-0000-7000-8002-ffffffffffff";
 
-	private static FreshDatabase database;
-
-	private static SingleConnectionDataSource dataSource;
+	private static MigratedDatabase database;
 
 	private static JdbcClient jdbc;
 
 	@BeforeAll
 	static void gateBehindManyCompletedItems() {
-		database = FreshDatabase.create();
-		dataSource = new SingleConnectionDataSource(database.jdbcUrl(), database.username(), database.password(), true);
-		Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
-		jdbc = JdbcClient.create(dataSource);
+		database = MigratedDatabase.create();
+		jdbc = database.jdbc();
 		jdbc.sql("insert into work_items (id, title, status, ready_since) values ('" + GATE
 				+ "', 'gate', 'ready', now())")
 			.update();
@@ -91,9 +84,6 @@ class ConsistencyAuditPlanTests {
 
 	@AfterAll
 	static void dropDatabase() {
-		if (dataSource != null) {
-			dataSource.destroy();
-		}
 		if (database != null) {
 			database.close();
 		}
@@ -104,7 +94,7 @@ class ConsistencyAuditPlanTests {
 	void aChunkReadsItsItemsAndTheirTargetsOnly(String disabled) {
 		String[] settings = disabled.equals("default") ? new String[0]
 				: new String[] { "select set_config('" + disabled + "', 'off', true)" };
-		JsonNode plan = QueryPlans.explainAndRollBack(new DataSourceTransactionManager(dataSource), jdbc,
+		JsonNode plan = QueryPlans.explainAndRollBack(database.transactionManager(), jdbc,
 				ConsistencyAudit.INCONSISTENT_ITEMS.replace(":after", "'" + CHUNK_AFTER + "'::uuid")
 					.replace(":upTo", "'" + CHUNK_UP_TO + "'::uuid")
 					.replace(":limit", "100"),
@@ -145,7 +135,8 @@ class ConsistencyAuditPlanTests {
 		String statement = ConsistencyAudit.INCONSISTENT_ITEMS.replace(":after", "$1")
 			.replace(":upTo", "$2")
 			.replace(":limit", "$3");
-		try (Connection connection = dataSource.getConnection(); Statement sql = connection.createStatement()) {
+		try (Connection connection = database.dataSource().getConnection();
+				Statement sql = connection.createStatement()) {
 			sql.execute("begin");
 			try {
 				for (String setting : settings) {

@@ -3,18 +3,15 @@ package dev.workgraph.lease;
 import java.util.List;
 import java.util.UUID;
 
-import dev.workgraph.testing.FreshDatabase;
+import dev.workgraph.testing.MigratedDatabase;
 import dev.workgraph.testing.QueryPlans;
 import org.assertj.core.api.SoftAssertions;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,18 +32,14 @@ class SkewedGraphPlanTests {
 
 	private static final UUID LEASE = UUID.fromString("01900000-0000-7000-8000-000000000001");
 
-	private static FreshDatabase database;
-
-	private static SingleConnectionDataSource dataSource;
+	private static MigratedDatabase database;
 
 	private static JdbcClient jdbc;
 
 	@BeforeAll
 	static void skewedGraph() {
-		database = FreshDatabase.create();
-		dataSource = new SingleConnectionDataSource(database.jdbcUrl(), database.username(), database.password(), true);
-		Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load().migrate();
-		jdbc = JdbcClient.create(dataSource);
+		database = MigratedDatabase.create();
+		jdbc = database.jdbc();
 		jdbc.sql("""
 				insert into work_items (id, title, status, open_attention_requests)
 				values ('01900000-0000-7000-8000-00000000000a', 'gate', 'blocked', :questions)
@@ -96,9 +89,6 @@ class SkewedGraphPlanTests {
 
 	@AfterAll
 	static void dropDatabase() {
-		if (dataSource != null) {
-			dataSource.destroy();
-		}
 		if (database != null) {
 			database.close();
 		}
@@ -145,7 +135,7 @@ class SkewedGraphPlanTests {
 	}
 
 	private static JsonNode explainAndRollBack(String statement) {
-		return QueryPlans.explainAndRollBack(new DataSourceTransactionManager(dataSource), jdbc, statement,
+		return QueryPlans.explainAndRollBack(database.transactionManager(), jdbc, statement,
 				"select set_config('plan_cache_mode', 'force_generic_plan', true)");
 	}
 
