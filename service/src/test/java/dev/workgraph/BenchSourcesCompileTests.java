@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
+import dev.workgraph.testing.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +30,7 @@ class BenchSourcesCompileTests {
 		JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
 		assertThat(javac).as("a JDK's compiler (the build runs on a JDK)").isNotNull();
 		List<String> arguments = new ArrayList<>(List.of("-d", classes.toString(), "-proc:none", "-Xlint:none"));
-		try (Stream<Path> sources = Files.list(benchSources())) {
+		try (Stream<Path> sources = Files.list(RepositoryRoot.path().resolve("bench/src"))) {
 			sources.filter((file) -> file.toString().endsWith(".java")).map(Path::toString).forEach(arguments::add);
 		}
 		assertThat(arguments).as("bench/src's Java files").hasSizeGreaterThan(10);
@@ -39,15 +40,6 @@ class BenchSourcesCompileTests {
 
 		assertThat(status).as("javac bench/src/*.java: %s", errors.toString(StandardCharsets.UTF_8)).isZero();
 		assertThat(classes.resolve("Bench.class")).exists();
-	}
-
-	private static Path benchSources() {
-		for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-			if (Files.isDirectory(dir.resolve("bench/src"))) {
-				return dir.resolve("bench/src");
-			}
-		}
-		throw new IllegalStateException("No directory above " + Path.of("").toAbsolutePath() + " holds bench/src");
 	}
 
 }

@@ -18,6 +18,7 @@ import java.util.Properties;
 import javax.sql.DataSource;
 
 import dev.workgraph.support.OneRoundTrip;
+import dev.workgraph.testing.RepositoryRoot;
 import dev.workgraph.testing.ServiceTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -126,13 +127,10 @@ class BenchStatementsTests extends ServiceTest {
 
 	/** bench/statements.properties, found from the module directory up. */
 	static Map<String, String> named() throws IOException {
-		Path dir = Path.of("").toAbsolutePath();
-		while (dir != null && !Files.exists(dir.resolve("bench/statements.properties"))) {
-			dir = dir.getParent();
-		}
-		assertThat(dir).as("bench/statements.properties above " + Path.of("").toAbsolutePath()).isNotNull();
+		Path file = RepositoryRoot.path().resolve("bench/statements.properties");
+		assertThat(file).exists();
 		Properties properties = new Properties();
-		try (Reader in = Files.newBufferedReader(dir.resolve("bench/statements.properties"))) {
+		try (Reader in = Files.newBufferedReader(file)) {
 			properties.load(in);
 		}
 		Map<String, String> named = new LinkedHashMap<>();

@@ -11,6 +11,8 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import dev.workgraph.testing.RepositoryRoot;
+
 /**
  * The repository as its users get it: its root (the directory holding {@code mvnw}) and
  * its files, without build output, dependencies and tool directories.
@@ -26,12 +28,7 @@ final class RepositoryFiles {
 
 	/** Walks up from the working directory to the directory that holds {@code mvnw}. */
 	static Path root() {
-		for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-			if (Files.isRegularFile(dir.resolve("mvnw"))) {
-				return dir;
-			}
-		}
-		throw new IllegalStateException("No directory above " + Path.of("").toAbsolutePath() + " holds mvnw");
+		return RepositoryRoot.path();
 	}
 
 	static boolean isExcludedDirectory(String name) {
