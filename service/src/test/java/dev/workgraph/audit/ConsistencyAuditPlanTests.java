@@ -13,7 +13,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -147,7 +146,7 @@ class ConsistencyAuditPlanTests {
 				try (ResultSet explained = sql.executeQuery("explain (analyze, format json) execute chunk ('"
 						+ CHUNK_AFTER + "', '" + CHUNK_UP_TO + "', 100)")) {
 					explained.next();
-					return JsonMapper.builder().build().readTree(explained.getString(1)).get(0).get("Plan");
+					return QueryPlans.planOf(explained.getString(1));
 				}
 			}
 			finally {

@@ -33,7 +33,12 @@ public final class QueryPlans {
 			}
 			return jdbc.sql("explain (analyze, format json) " + statement).query(String.class).single();
 		});
-		return JsonMapper.builder().build().readTree(json).get(0).get("Plan");
+		return planOf(json);
+	}
+
+	/** The top plan node of what {@code EXPLAIN (FORMAT JSON)} printed. */
+	public static JsonNode planOf(String explainJson) {
+		return JsonMapper.builder().build().readTree(explainJson).get(0).get("Plan");
 	}
 
 	/**
