@@ -480,18 +480,19 @@ public class Bench {
 				Results.Side wrkResult = wrkSide.side();
 				Results.Side jvmResult = jvm.side();
 				double rawMedian = rawResult.itemsPerSecond().median();
+				Results.Spread probeSpread = Results.Spread.of(probes);
 				Results.ThroughputPoint point = new Results.ThroughputPoint(variant, w, rawResult, wrkResult, jvmResult,
 						withViews ? views.side() : null, round(wrkResult.itemsPerSecond().median() / rawMedian, 3),
 						round(jvmResult.itemsPerSecond().median() / rawMedian, 3), Results.Spread.of(load1),
 						(w == 128) ? round(heap[0], 0) : Double.NaN, (w == 128) ? round(heap[1], 0) : Double.NaN,
-						Results.Spread.of(probes));
+						probeSpread);
 				this.throughput.add(point);
 				say("%-15s W=%-3d raw %s  wrk %s (x%.2f, claim p99 %s ms, complete p99 %s ms)  jvm %s (x%.2f)  errors %d"
 						+ "  machine probe %s s",
 						variant, w, rawResult.itemsPerSecond().text(), wrkResult.itemsPerSecond().text(), point.ratio(),
 						fmt(wrkResult.claimMs().p99()), fmt(wrkResult.completeMs().p99()),
 						jvmResult.itemsPerSecond().text(), point.jvmRatio(), wrkResult.errors() + jvmResult.errors(),
-						Results.Spread.of(probes).runs());
+						probeSpread.runs());
 			}
 		}
 	}
