@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import dev.workgraph.testing.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.Yaml;
 
@@ -24,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ContainerFilesTests {
 
-	private static final Path ROOT = repositoryRoot();
+	private static final Path ROOT = RepositoryRoot.path();
 
 	@Test
 	void theImageIsBuiltOnAJdk25AndRunsOnAJre25AsAnUnprivilegedUser() throws IOException {
@@ -120,15 +121,6 @@ class ContainerFilesTests {
 
 	private static Map<String, Object> yaml(Path file) throws IOException {
 		return new Yaml().load(Files.readString(file, StandardCharsets.UTF_8));
-	}
-
-	private static Path repositoryRoot() {
-		for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-			if (Files.exists(dir.resolve("mvnw")) && Files.exists(dir.resolve("service"))) {
-				return dir;
-			}
-		}
-		throw new IllegalStateException("Not inside the repository");
 	}
 
 }

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import dev.workgraph.testing.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class MarkdownLinksTests {
 
-	private final Path root = RepositoryFiles.root();
+	private final Path root = RepositoryRoot.path();
 
 	@Test
 	void everyMarkdownLinkResolvesToAFileOrHeadingInsideTheRepository() {

@@ -11,6 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.workgraph.testing.ServiceTest;
+import dev.workgraph.testing.RepositoryRoot;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,7 +49,7 @@ class ReadmeWalkthroughTests extends ServiceTest {
 
 	@Test
 	void theWalkThroughsRunTopToBottomAndAgain() throws Exception {
-		List<Block> blocks = blocks(Files.readString(RepositoryFiles.root().resolve("README.md")));
+		List<Block> blocks = blocks(Files.readString(RepositoryRoot.path().resolve("README.md")));
 		List<Block> runnable = blocks.stream().filter((block) -> block.skipReason() == null).toList();
 		assertThat(runnable).as("the README's walk-throughs").hasSizeGreaterThanOrEqualTo(4);
 		StringBuilder script = new StringBuilder("set -euo pipefail\n");
@@ -87,7 +88,7 @@ class ReadmeWalkthroughTests extends ServiceTest {
 
 	@Test
 	void everyBlockThatDoesNotRunSaysWhy() throws IOException {
-		String readme = Files.readString(RepositoryFiles.root().resolve("README.md"));
+		String readme = Files.readString(RepositoryRoot.path().resolve("README.md"));
 		List<Block> blocks = blocks(readme);
 		assertThat(blocks.stream().filter((block) -> block.skipReason() != null))
 			.allMatch((block) -> !block.skipReason().isBlank());
@@ -107,7 +108,7 @@ class ReadmeWalkthroughTests extends ServiceTest {
 		Path output = Files.createTempFile(this.directory, "walkthrough", ".out");
 		ProcessBuilder builder = new ProcessBuilder("bash", file.toString()).redirectErrorStream(true)
 			.redirectOutput(output.toFile())
-			.directory(RepositoryFiles.root().toFile());
+			.directory(RepositoryRoot.path().toFile());
 		builder.environment().put("WG_ADMIN_TOKEN", ADMIN_TOKEN);
 		Process process = builder.start();
 		boolean finished = process.waitFor(180, TimeUnit.SECONDS);

@@ -11,11 +11,9 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
-import dev.workgraph.testing.RepositoryRoot;
-
 /**
- * The repository as its users get it: its root (the directory holding {@code mvnw}) and
- * its files, without build output, dependencies and tool directories.
+ * The repository's files as its users get them, without build output, dependencies and
+ * tool directories.
  */
 final class RepositoryFiles {
 
@@ -24,11 +22,6 @@ final class RepositoryFiles {
 			".workgraph");
 
 	private RepositoryFiles() {
-	}
-
-	/** Walks up from the working directory to the directory that holds {@code mvnw}. */
-	static Path root() {
-		return RepositoryRoot.path();
 	}
 
 	static boolean isExcludedDirectory(String name) {
