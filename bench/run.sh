@@ -7,7 +7,7 @@
 #   bench/run.sh --quick    # fewer repetitions, 10^6 items
 #   bench/run.sh --reaper-only 10   # only the 10,000-expiry point, 10 times, with its diagnostics
 #   bench/run.sh --open-loop-only 3 # the service's warm-up, then only the open loop (500 claims/s), 3 times
-#   bench/run.sh --scale-only 3     # only the scale points (10^3, 10^5, 10^6 items), 3 repetitions each
+#   bench/run.sh --scale-only 6     # only the scale points (10^3, 10^5, 10^6 items), 6 rounds of all sizes
 #
 # Needs a PostgreSQL server at 127.0.0.1:5432 (user postgres, trust auth), psql and pgbench,
 # wrk, and a JDK 25 (JAVA_HOME if it is one, else /usr/lib/jvm/*25*); Node.js + npm for the

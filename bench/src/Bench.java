@@ -39,10 +39,10 @@ public class Bench {
 	}
 
 	static final Mode QUICK = new Mode("quick", 4, 60, 2, 3, 1, false, 10, 1,
-			new long[] { 1_000, 100_000, 1_000_000 }, 60, 3, 1, 2, 5, 5, 3);
+			new long[] { 1_000, 100_000, 1_000_000 }, 60, 6, 1, 2, 5, 5, 3);
 
 	static final Mode FULL = new Mode("full", 10, 90, 5, 3, 3, true, 30, 3, new long[] { 1_000, 100_000, 10_000_000 },
-			150, 3, 3, 5, 10, 10, 3);
+			150, 6, 3, 5, 10, 10, 3);
 
 	static final int[] WORKERS = { 1, 8, 32, 128 };
 
@@ -53,11 +53,14 @@ public class Bench {
 	static final int BATCH_CONNECTIONS = 8;
 
 	/**
-	 * Lifecycles the scale service runs before its first size. It idles until then, and
-	 * cold its first size measured the JIT compiler, not the table: claim p50 3.3-7.8 ms
-	 * at 1,000 items against 1.5 ms once warm.
+	 * Lifecycles each scale service runs before its fill. Cold, the first size measured the
+	 * JIT compiler, not the table: claim p50 3.3-7.8 ms at 1,000 items against 1.5 ms once
+	 * warm.
 	 */
 	static final int SCALE_WARM_LIFECYCLES = 4_000;
+
+	/** Lifecycles at each scale size between its fill and its measurement. */
+	static final int SCALE_SIZE_WARM_LIFECYCLES = 10;
 
 	static final int PEER_CONCURRENCY = 32;
 
@@ -231,13 +234,15 @@ public class Bench {
 		say("raw scripts (the service's own statements, read from %s as bench/statements.properties names them): %s",
 				this.jar.getFileName(), scripts.values());
 
-		// Two services, each on its own fresh database: the scale points need a table that
-		// starts small. Both start together (start-up is the slow part of --quick);
-		// the second one idles (a reaper query a second) until the scale points.
+		// The main service on a fresh database; the scale points start services of their
+		// own once it has stopped (see scale()).
 		String adminToken = Auth.newAdminToken();
 		String mainDb = "wgbench_" + this.stamp.toLowerCase(Locale.ROOT);
-		String scaleDb = mainDb + "_scale";
 		String peerDb = mainDb + "_peer";
+		if (this.mode.name().equals("scale")) {
+			this.scale = scale(mainDb, adminToken);
+			return report();
+		}
 		Service mainService = launch(mainDb, adminToken);
 		if (this.mode.name().equals("reaper")) {
 			use(mainService, mainDb, adminToken);
@@ -255,13 +260,6 @@ public class Bench {
 			stopService(mainDb);
 			return report();
 		}
-		if (this.mode.name().equals("scale")) {
-			use(mainService, mainDb, adminToken);
-			this.scale = scale(mainDb);
-			stopService(mainDb);
-			return report();
-		}
-		Service scaleService = launch(scaleDb, adminToken);
 		use(mainService, mainDb, adminToken);
 
 		warmUp(scripts.get("lifecycle"));
@@ -285,9 +283,7 @@ public class Bench {
 		this.serviceInfo = serviceInfo(mainDb, consistency, this.service.cpuSeconds());
 		stopService(mainDb);
 
-		use(scaleService, scaleDb, adminToken);
-		this.scale = scale(scaleDb);
-		stopService(scaleDb);
+		this.scale = scale(mainDb, adminToken);
 		return report();
 	}
 
@@ -333,7 +329,7 @@ public class Bench {
 		if (errorLines > 0) {
 			this.problems.add(errorLines + " ERROR lines in the service log " + this.service.log);
 		}
-		String which = db.endsWith("_scale") ? "scale" : "main";
+		String which = db.contains("_scale_") ? db.substring(db.indexOf("_scale_") + 1) : "main";
 		Files.copy(this.service.log, this.resultsDir.resolve(this.stamp + "-" + which + "-service.log"),
 				StandardCopyOption.REPLACE_EXISTING);
 		Path gcLog = Service.gcLog(this.service.log);
@@ -890,11 +886,12 @@ public class Bench {
 		return f;
 	}
 
-	/**
-	 * 10,000 leases expiring at once: from their expiry until all are recorded and ready.
-	 * Each repetition also records what could make it slow: a checkpoint during it, the WAL
-	 * it wrote, dead rows in the tables the reaper reads.
-	 */
+	/** Blocks this database's backends read from outside shared_buffers. */
+	static final String BLOCKS_READ = "select blks_read from pg_stat_database where datname = current_database()";
+
+	/** Checkpoints the server has completed, timed or requested. */
+	static final String CHECKPOINTS = "select checkpoints_timed + checkpoints_req from pg_stat_bgwriter";
+
 	/**
 	 * Autovacuum and autoanalyze runs finished on the tables a burst of expiries churns:
 	 * the difference over a repetition says whether one ran beside it.
@@ -904,6 +901,11 @@ public class Bench {
 			where relname in ('work_items', 'leases', 'lease_history', 'ready_items')
 			""";
 
+	/**
+	 * 10,000 leases expiring at once: from their expiry until all are recorded and ready.
+	 * Each repetition also records what could make it slow: a checkpoint during it, the WAL
+	 * it wrote, dead rows in the tables the reaper reads.
+	 */
 	Results.Reaper reaper() throws Exception {
 		int n = 10_000;
 		List<Double> seconds = new ArrayList<>();
@@ -914,9 +916,8 @@ public class Bench {
 			long autoBefore = this.pg.count(AUTOVACUUMS_OF_HOT_TABLES);
 			double expiresAt = this.fixtures.leasedExpiringTogether(queue, n, 2);
 			String[] before = this.pg.sql("""
-					select (select checkpoints_timed + checkpoints_req from pg_stat_bgwriter)
-					    || ' ' || pg_current_wal_lsn()::text
-					""").split(" ");
+					select (%s) || ' ' || pg_current_wal_lsn()::text
+					""".formatted(CHECKPOINTS)).split(" ");
 			double[] at;
 			Cpu.Cores cores;
 			try (Cpu cpu = new Cpu(this.service.pid, () -> 0, this.databases)) {
@@ -924,11 +925,11 @@ public class Bench {
 				cores = cpu.cores();
 			}
 			String[] after = this.pg.sql("""
-					select (select checkpoints_timed + checkpoints_req from pg_stat_bgwriter)
+					select (%s)
 					    || ' ' || pg_wal_lsn_diff(pg_current_wal_lsn(), '%s')::bigint
 					    || ' ' || (select n_dead_tup from pg_stat_user_tables where relname = 'leases')
 					    || ' ' || (select n_dead_tup from pg_stat_user_tables where relname = 'work_items')
-					""".formatted(before[1])).split(" ");
+					""".formatted(CHECKPOINTS, before[1])).split(" ");
 			long autovacuums = this.pg.count(AUTOVACUUMS_OF_HOT_TABLES) - autoBefore;
 			seconds.add(at[1] - expiresAt);
 			runs.add(new Results.ReaperRun(round(at[1] - expiresAt, 3), round(at[0] - expiresAt, 3),
@@ -946,64 +947,162 @@ public class Bench {
 		return r;
 	}
 
+	/** One scale size: a service of its own on a database of its own. */
+	record ScaleSide(long size, String db, Service service, Pg pg, Fixtures fixtures, Auth auth, Load load) {
+	}
+
+	/** What one scale size measured over its turns. */
+	static final class ScaleTally {
+
+		final List<Double> claimP50 = new ArrayList<>();
+
+		final List<Double> completeP50 = new ArrayList<>();
+
+		final Load.Tally pooled = new Load.Tally();
+
+		long checkpointsDuring;
+
+		long blocksRead;
+
+		double fillSeconds;
+
+	}
+
 	/**
 	 * Claim latency as the table grows: at each size most items are completed or blocked
 	 * and a fixed supply is ready; one worker claims and completes (per-claim cost, no
 	 * queueing), the same number of claims at every size.
+	 *
+	 * <p>
+	 * Each size has its own service and database, and the sizes are measured in turns, a
+	 * repetition of each in every round, as the throughput points rotate their sides: one
+	 * worker's latency on this machine drifts by a third within a minute, and the same
+	 * 10^6-item table gave claim p50s from 2.4 down to 1.4 ms in the minute after its fill,
+	 * so sizes measured one after the other compared the moments more than the tables.
 	 */
-	Results.Scale scale(String db) throws Exception {
-		Map<String, Results.ScaleSize> sizes = new LinkedHashMap<>();
-		int warm = 10;
-		long supply = (long) this.mode.scaleClaims() * this.mode.scaleReps() + warm;
-		Results.ScaleSize first = null;
-		Results.ScaleSize last = null;
-		// The warm-up's items stay, completed, as the bulk history does: the first size
-		// holds them (about 4,000 items instead of 1,000).
-		this.fixtures.readySupply(QUEUE, SCALE_WARM_LIFECYCLES);
-		long warmStart = System.nanoTime();
-		countErrors("scale warm-up",
-				this.load.sequential("bench-scale", null, SCALE_WARM_LIFECYCLES, new ArrayList<>()));
-		say("scale warm-up: %,d lifecycles in %.0f s", SCALE_WARM_LIFECYCLES, (System.nanoTime() - warmStart) / 1e9);
-		for (long size : this.mode.sizes()) {
-			long t0 = System.nanoTime();
-			long existing = this.pg.count("select count(*) from work_items");
-			long history = Math.max(0, size - existing - supply);
-			long blocked = history / 20; // 5% blocked, 95% completed
-			this.fixtures.bulkHistory(history - blocked, blocked);
-			this.fixtures.readySupply(QUEUE, supply);
-			this.pg.sql("vacuum (analyze) ready_items, leases; analyze work_items, dependencies, lease_history;");
-			double fillSeconds = (System.nanoTime() - t0) / 1e9;
-			long total = this.pg.count("select count(*) from work_items");
-			long ready = this.pg.count("select count(*) from ready_items");
-			this.load.sequential("bench-scale", null, warm, new ArrayList<>());
-			List<Double> claimP50 = new ArrayList<>();
-			List<Double> completeP50 = new ArrayList<>();
-			Load.Tally pooled = new Load.Tally();
-			for (int rep = 0; rep < this.mode.scaleReps(); rep++) {
-				Load.Tally t = this.load.sequential("bench-scale", null, this.mode.scaleClaims(), new ArrayList<>());
-				countErrors("scale " + size, t);
-				claimP50.add(t.claim.percentileMs(50));
-				completeP50.add(t.complete.percentileMs(50));
-				pooled.merge(t);
-			}
-			Results.ScaleSize point = new Results.ScaleSize(total, ready, round(fillSeconds, 1),
-					Results.Spread.of(claimP50), Results.Spread.of(completeP50), Results.Latency.of(pooled.claim),
-					Results.Latency.of(pooled.complete), pooled.errors);
-			sizes.put(String.valueOf(size), point);
-			if (first == null) {
-				first = point;
-			}
-			last = point;
-			say("scale %,d items (%,d ready, filled in %.0f s): claim p50 %s ms, complete p50 %s ms, claim %s ms,"
-					+ " complete %s ms", total, ready, fillSeconds, point.claimP50MsPerRun().text(),
-					point.completeP50MsPerRun().text(), point.claimMs().text(), point.completeMs().text());
+	Results.Scale scale(String mainDb, String adminToken) throws Exception {
+		long[] sizeList = this.mode.sizes();
+		List<Service> services = new ArrayList<>();
+		for (long size : sizeList) {
+			services.add(launch(mainDb + "_scale_" + size, adminToken));
 		}
-		Results.Consistency consistency = consistency();
+		List<ScaleSide> sides = new ArrayList<>();
+		for (int i = 0; i < sizeList.length; i++) {
+			sides.add(scaleSide(sizeList[i], mainDb + "_scale_" + sizeList[i], services.get(i), adminToken));
+		}
+		long supply = (long) this.mode.scaleClaims() * this.mode.scaleReps() + SCALE_SIZE_WARM_LIFECYCLES;
+		int n = sides.size();
+		List<ScaleTally> tallies = new ArrayList<>();
+		for (ScaleSide side : sides) {
+			ScaleTally tally = new ScaleTally();
+			tally.fillSeconds = warmAndFill(side, supply);
+			tallies.add(tally);
+		}
+		for (int rep = 0; rep < this.mode.scaleReps(); rep++) {
+			for (int k = 0; k < n; k++) {
+				// Each round starts with another size, so none is always measured first.
+				int i = (rep + k) % n;
+				measureTurn(sides.get(i), tallies.get(i));
+			}
+		}
+		Map<String, Results.ScaleSize> sizes = new LinkedHashMap<>();
+		for (int i = 0; i < n; i++) {
+			ScaleSide side = sides.get(i);
+			ScaleTally tally = tallies.get(i);
+			if (tally.checkpointsDuring > 0) {
+				this.notes.add("scale " + side.size() + ": " + tally.checkpointsDuring
+						+ " checkpoint(s) ended while its claims were measured");
+			}
+			Load.Tally all = tally.pooled;
+			Results.ScaleSize point = new Results.ScaleSize(side.pg().count("select count(*) from work_items"),
+					supply, round(tally.fillSeconds, 1), Results.Spread.of(tally.claimP50),
+					Results.Spread.of(tally.completeP50), Results.Latency.of(all.claim),
+					Results.Latency.of(all.complete), all.errors, tally.checkpointsDuring,
+					round((double) tally.blocksRead / Math.max(1, all.items), 1));
+			sizes.put(String.valueOf(side.size()), point);
+			say("scale %,d items: claim p50 %s ms, complete p50 %s ms, claim %s ms, complete %s ms, %.1f blocks read"
+					+ " from outside shared_buffers per item", point.items(), point.claimP50MsPerRun().text(),
+					point.completeP50MsPerRun().text(), point.claimMs().text(), point.completeMs().text(),
+					point.blocksReadPerItem());
+		}
+		Results.ScaleSize first = sizes.get(String.valueOf(sizeList[0]));
+		Results.ScaleSize last = sizes.get(String.valueOf(sizeList[n - 1]));
+		Results.Consistency consistency = null;
+		Results.ServiceInfo info = null;
+		for (int i = n - 1; i >= 0; i--) {
+			ScaleSide side = sides.get(i);
+			enter(side);
+			if (i == n - 1) {
+				// The audit of the largest table, the one that could be wrong in ways the
+				// smaller ones cannot.
+				consistency = consistency();
+				info = serviceInfo(side.db(), consistency, side.service().cpuSeconds());
+			}
+			stopService(side.db());
+		}
 		return new Results.Scale(sizes,
 				round(last.claimP50MsPerRun().median() / first.claimP50MsPerRun().median(), 3),
 				round(last.completeP50MsPerRun().median() / first.completeP50MsPerRun().median(), 3),
-				"median p50 (claim; complete) at the largest size / at the smallest", consistency,
-				serviceInfo(db, consistency, this.service.cpuSeconds()));
+				"median p50 (claim; complete) at the largest size / at the smallest, the sizes measured in turns",
+				consistency, info);
+	}
+
+	/** Waits for a scale size's service and gives its one worker a token. */
+	ScaleSide scaleSide(long size, String db, Service service, String adminToken) throws Exception {
+		service.awaitHealthy(Duration.ofSeconds(180));
+		Pg pg = new Pg(db);
+		Fixtures fixtures = new Fixtures(pg);
+		fixtures.install();
+		Auth auth = Auth.mint(service.port, adminToken, OTHER_WORKERS);
+		return new ScaleSide(size, db, service, pg, fixtures, auth, new Load(service.port, auth));
+	}
+
+	/** Warms a scale size's service up, then fills its table; returns the fill's seconds. */
+	double warmAndFill(ScaleSide side, long supply) throws Exception {
+		// Cold, a service's first claims measure the JIT compiler. The warm-up's items stay,
+		// completed, as the bulk history does: the smallest size holds about 4,400 items.
+		side.fixtures().readySupply(QUEUE, SCALE_WARM_LIFECYCLES);
+		long warmStart = System.nanoTime();
+		countErrors("scale warm-up " + side.size(),
+				side.load().sequential("bench-scale", null, SCALE_WARM_LIFECYCLES, new ArrayList<>()));
+		long t0 = System.nanoTime();
+		long existing = side.pg().count("select count(*) from work_items");
+		long history = Math.max(0, side.size() - existing - supply);
+		long blocked = history / 20; // 5% blocked, 95% completed
+		side.fixtures().bulkHistory(history - blocked, blocked);
+		side.fixtures().readySupply(QUEUE, supply);
+		side.pg().sql("vacuum (analyze) ready_items, leases; analyze work_items, dependencies, lease_history;");
+		// The fill writes hundreds of MB of WAL, enough to start a checkpoint that then
+		// flushes its pages for ten to twenty seconds: flushed here instead, before any size
+		// is measured.
+		side.pg().sql("checkpoint;");
+		double fillSeconds = (System.nanoTime() - t0) / 1e9;
+		side.load().sequential("bench-scale", null, SCALE_SIZE_WARM_LIFECYCLES, new ArrayList<>());
+		say("scale %,d: service pid %d on :%d warmed up (%,d lifecycles in %.0f s), filled in %.0f s", side.size(),
+				side.service().pid, side.service().port, SCALE_WARM_LIFECYCLES, (t0 - warmStart) / 1e9, fillSeconds);
+		return fillSeconds;
+	}
+
+	/** One repetition of one scale size. */
+	void measureTurn(ScaleSide side, ScaleTally tally) throws Exception {
+		long checkpointsBefore = side.pg().count(CHECKPOINTS);
+		long blocksBefore = side.pg().count(BLOCKS_READ);
+		Load.Tally t = side.load().sequential("bench-scale", null, this.mode.scaleClaims(), new ArrayList<>());
+		tally.checkpointsDuring += side.pg().count(CHECKPOINTS) - checkpointsBefore;
+		tally.blocksRead += side.pg().count(BLOCKS_READ) - blocksBefore;
+		countErrors("scale " + side.size(), t);
+		tally.claimP50.add(t.claim.percentileMs(50));
+		tally.completeP50.add(t.complete.percentileMs(50));
+		tally.pooled.merge(t);
+	}
+
+	/** Points the run at one scale size's service (for the audit, its info and its stop). */
+	void enter(ScaleSide side) {
+		this.service = side.service();
+		this.pg = side.pg();
+		this.fixtures = side.fixtures();
+		this.auth = side.auth();
+		this.load = side.load();
 	}
 
 	/** GET /actuator/consistency must report no inconsistency. */

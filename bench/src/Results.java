@@ -145,7 +145,8 @@ final class Results {
 	}
 
 	record ScaleSize(long items, long readyAtStart, double fillSeconds, Spread claimP50MsPerRun,
-			Spread completeP50MsPerRun, Latency claimMs, Latency completeMs, long errors) {
+			Spread completeP50MsPerRun, Latency claimMs, Latency completeMs, long errors, long checkpointsDuring,
+			double blocksReadPerItem) {
 	}
 
 	record Scale(Map<String, ScaleSize> sizes, double ratio, double completeRatio, String ratioOf,
