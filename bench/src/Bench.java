@@ -301,21 +301,39 @@ public class Bench {
 	/** Waits for the service to be healthy, mints the workers' tokens, points the run at it. */
 	void use(Service s, String db, String adminToken) throws Exception {
 		long t0 = System.nanoTime();
-		s.awaitHealthy(Duration.ofSeconds(180));
-		this.service = s;
-		this.pg = new Pg(db);
-		this.fixtures = new Fixtures(this.pg);
-		this.fixtures.install();
 		List<String> workers = new ArrayList<>(WRK_WORKERS);
 		IntStream.range(0, 128).mapToObj(Load::workerId).forEach(workers::add);
 		workers.addAll(OTHER_WORKERS);
-		this.auth = Auth.mint(s.port, adminToken, workers);
-		this.load = new Load(s.port, this.auth);
+		enter(attach(s, db, adminToken, workers));
 		this.wrk = new Wrk(this.benchDir.resolve("wrk/workgraph.lua"), s.port,
 				this.auth.writeWorkersFile(this.runDir.resolve("wrk-workers"), WRK_WORKERS), s.pid, this.databases);
 		say("service pid %d on :%d, database %s, healthy (waited %.1f s); tokens: %s", s.pid, s.port, db,
 				(System.nanoTime() - t0) / 1e9, this.auth.mode);
 	}
+
+	/** A started service on its database, with tokens for these workers. */
+	record Attached(Service service, String db, Pg pg, Fixtures fixtures, Auth auth, Load load) {
+	}
+
+	/** Waits for the service to be healthy, installs the fixtures and mints the workers' tokens. */
+	Attached attach(Service s, String db, String adminToken, List<String> workers) throws Exception {
+		s.awaitHealthy(Duration.ofSeconds(180));
+		Pg pg = new Pg(db);
+		Fixtures fixtures = new Fixtures(pg);
+		fixtures.install();
+		Auth auth = Auth.mint(s.port, adminToken, workers);
+		return new Attached(s, db, pg, fixtures, auth, new Load(s.port, auth));
+	}
+
+	/** Points the run at one service: the points, the audit, its info and its stop use it. */
+	void enter(Attached attached) {
+		this.service = attached.service();
+		this.pg = attached.pg();
+		this.fixtures = attached.fixtures();
+		this.auth = attached.auth();
+		this.load = attached.load();
+	}
+
 
 	Results.ServiceInfo serviceInfo(String db, Results.Consistency consistency, double cpuSeconds) throws IOException {
 		return new Results.ServiceInfo(db, this.service.port, "default flags (production settings), " + this.javaHome,
@@ -947,10 +965,6 @@ public class Bench {
 		return r;
 	}
 
-	/** One scale size: a service of its own on a database of its own. */
-	record ScaleSide(long size, String db, Service service, Pg pg, Fixtures fixtures, Auth auth, Load load) {
-	}
-
 	/** What one scale size measured over its turns. */
 	static final class ScaleTally {
 
@@ -960,13 +974,17 @@ public class Bench {
 
 		final Load.Tally pooled = new Load.Tally();
 
-		long checkpointsDuring;
-
-		long blocksRead;
-
 		double fillSeconds;
 
+		long blocksReadBefore;
+
 	}
+
+	/**
+	 * PostgreSQL's backends report their statistics at most once a second while busy and
+	 * within ten seconds once idle: a counter read sooner misses the last of the work.
+	 */
+	static final Duration STATISTICS_FLUSHED = Duration.ofSeconds(11);
 
 	/**
 	 * Claim latency as the table grows: at each size most items are completed or blocked
@@ -982,44 +1000,59 @@ public class Bench {
 	 */
 	Results.Scale scale(String mainDb, String adminToken) throws Exception {
 		long[] sizeList = this.mode.sizes();
+		int n = sizeList.length;
+		List<String> dbs = new ArrayList<>();
 		List<Service> services = new ArrayList<>();
 		for (long size : sizeList) {
-			services.add(launch(mainDb + "_scale_" + size, adminToken));
+			dbs.add(mainDb + "_scale_" + size);
+			services.add(launch(dbs.getLast(), adminToken));
 		}
-		List<ScaleSide> sides = new ArrayList<>();
-		for (int i = 0; i < sizeList.length; i++) {
-			sides.add(scaleSide(sizeList[i], mainDb + "_scale_" + sizeList[i], services.get(i), adminToken));
+		List<Attached> sides = new ArrayList<>();
+		for (int i = 0; i < n; i++) {
+			sides.add(attach(services.get(i), dbs.get(i), adminToken, OTHER_WORKERS));
 		}
 		long supply = (long) this.mode.scaleClaims() * this.mode.scaleReps() + SCALE_SIZE_WARM_LIFECYCLES;
-		int n = sides.size();
 		List<ScaleTally> tallies = new ArrayList<>();
-		for (ScaleSide side : sides) {
+		for (int i = 0; i < n; i++) {
 			ScaleTally tally = new ScaleTally();
-			tally.fillSeconds = warmAndFill(side, supply);
+			tally.fillSeconds = warmAndFill(sizeList[i], sides.get(i), supply);
 			tallies.add(tally);
 		}
+		Thread.sleep(STATISTICS_FLUSHED);
+		for (int i = 0; i < n; i++) {
+			tallies.get(i).blocksReadBefore = sides.get(i).pg().count(BLOCKS_READ);
+		}
+		Pg server = sides.getFirst().pg();
+		long checkpointsBefore = server.count(CHECKPOINTS);
 		for (int rep = 0; rep < this.mode.scaleReps(); rep++) {
 			for (int k = 0; k < n; k++) {
 				// Each round starts with another size, so none is always measured first.
 				int i = (rep + k) % n;
-				measureTurn(sides.get(i), tallies.get(i));
+				Load.Tally t = sides.get(i).load().sequential("bench-scale", null, this.mode.scaleClaims(),
+						new ArrayList<>());
+				countErrors("scale " + sizeList[i], t);
+				tallies.get(i).claimP50.add(t.claim.percentileMs(50));
+				tallies.get(i).completeP50.add(t.complete.percentileMs(50));
+				tallies.get(i).pooled.merge(t);
 			}
 		}
+		long checkpointsDuring = server.count(CHECKPOINTS) - checkpointsBefore;
+		if (checkpointsDuring > 0) {
+			this.notes.add("scale: " + checkpointsDuring + " checkpoint(s) ended while the sizes were measured");
+		}
+		Thread.sleep(STATISTICS_FLUSHED);
 		Map<String, Results.ScaleSize> sizes = new LinkedHashMap<>();
 		for (int i = 0; i < n; i++) {
-			ScaleSide side = sides.get(i);
+			Attached side = sides.get(i);
 			ScaleTally tally = tallies.get(i);
-			if (tally.checkpointsDuring > 0) {
-				this.notes.add("scale " + side.size() + ": " + tally.checkpointsDuring
-						+ " checkpoint(s) ended while its claims were measured");
-			}
 			Load.Tally all = tally.pooled;
+			long blocksRead = side.pg().count(BLOCKS_READ) - tally.blocksReadBefore;
 			Results.ScaleSize point = new Results.ScaleSize(side.pg().count("select count(*) from work_items"),
 					supply, round(tally.fillSeconds, 1), Results.Spread.of(tally.claimP50),
 					Results.Spread.of(tally.completeP50), Results.Latency.of(all.claim),
-					Results.Latency.of(all.complete), all.errors, tally.checkpointsDuring,
-					round((double) tally.blocksRead / Math.max(1, all.items), 1));
-			sizes.put(String.valueOf(side.size()), point);
+					Results.Latency.of(all.complete), all.errors, checkpointsDuring,
+					round((double) blocksRead / Math.max(1, all.items), 1));
+			sizes.put(String.valueOf(sizeList[i]), point);
 			say("scale %,d items: claim p50 %s ms, complete p50 %s ms, claim %s ms, complete %s ms, %.1f blocks read"
 					+ " from outside shared_buffers per item", point.items(), point.claimP50MsPerRun().text(),
 					point.completeP50MsPerRun().text(), point.claimMs().text(), point.completeMs().text(),
@@ -1030,7 +1063,7 @@ public class Bench {
 		Results.Consistency consistency = null;
 		Results.ServiceInfo info = null;
 		for (int i = n - 1; i >= 0; i--) {
-			ScaleSide side = sides.get(i);
+			Attached side = sides.get(i);
 			enter(side);
 			if (i == n - 1) {
 				// The audit of the largest table, the one that could be wrong in ways the
@@ -1047,27 +1080,17 @@ public class Bench {
 				consistency, info);
 	}
 
-	/** Waits for a scale size's service and gives its one worker a token. */
-	ScaleSide scaleSide(long size, String db, Service service, String adminToken) throws Exception {
-		service.awaitHealthy(Duration.ofSeconds(180));
-		Pg pg = new Pg(db);
-		Fixtures fixtures = new Fixtures(pg);
-		fixtures.install();
-		Auth auth = Auth.mint(service.port, adminToken, OTHER_WORKERS);
-		return new ScaleSide(size, db, service, pg, fixtures, auth, new Load(service.port, auth));
-	}
-
 	/** Warms a scale size's service up, then fills its table; returns the fill's seconds. */
-	double warmAndFill(ScaleSide side, long supply) throws Exception {
+	double warmAndFill(long size, Attached side, long supply) throws Exception {
 		// Cold, a service's first claims measure the JIT compiler. The warm-up's items stay,
 		// completed, as the bulk history does: the smallest size holds about 4,400 items.
 		side.fixtures().readySupply(QUEUE, SCALE_WARM_LIFECYCLES);
 		long warmStart = System.nanoTime();
-		countErrors("scale warm-up " + side.size(),
+		countErrors("scale warm-up " + size,
 				side.load().sequential("bench-scale", null, SCALE_WARM_LIFECYCLES, new ArrayList<>()));
 		long t0 = System.nanoTime();
 		long existing = side.pg().count("select count(*) from work_items");
-		long history = Math.max(0, side.size() - existing - supply);
+		long history = Math.max(0, size - existing - supply);
 		long blocked = history / 20; // 5% blocked, 95% completed
 		side.fixtures().bulkHistory(history - blocked, blocked);
 		side.fixtures().readySupply(QUEUE, supply);
@@ -1078,31 +1101,9 @@ public class Bench {
 		side.pg().sql("checkpoint;");
 		double fillSeconds = (System.nanoTime() - t0) / 1e9;
 		side.load().sequential("bench-scale", null, SCALE_SIZE_WARM_LIFECYCLES, new ArrayList<>());
-		say("scale %,d: service pid %d on :%d warmed up (%,d lifecycles in %.0f s), filled in %.0f s", side.size(),
+		say("scale %,d: service pid %d on :%d warmed up (%,d lifecycles in %.0f s), filled in %.0f s", size,
 				side.service().pid, side.service().port, SCALE_WARM_LIFECYCLES, (t0 - warmStart) / 1e9, fillSeconds);
 		return fillSeconds;
-	}
-
-	/** One repetition of one scale size. */
-	void measureTurn(ScaleSide side, ScaleTally tally) throws Exception {
-		long checkpointsBefore = side.pg().count(CHECKPOINTS);
-		long blocksBefore = side.pg().count(BLOCKS_READ);
-		Load.Tally t = side.load().sequential("bench-scale", null, this.mode.scaleClaims(), new ArrayList<>());
-		tally.checkpointsDuring += side.pg().count(CHECKPOINTS) - checkpointsBefore;
-		tally.blocksRead += side.pg().count(BLOCKS_READ) - blocksBefore;
-		countErrors("scale " + side.size(), t);
-		tally.claimP50.add(t.claim.percentileMs(50));
-		tally.completeP50.add(t.complete.percentileMs(50));
-		tally.pooled.merge(t);
-	}
-
-	/** Points the run at one scale size's service (for the audit, its info and its stop). */
-	void enter(ScaleSide side) {
-		this.service = side.service();
-		this.pg = side.pg();
-		this.fixtures = side.fixtures();
-		this.auth = side.auth();
-		this.load = side.load();
 	}
 
 	/** GET /actuator/consistency must report no inconsistency. */
