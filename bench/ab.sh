@@ -2,7 +2,7 @@
 # Two builds (or two settings) of the service side by side: wrk's closed loop against two service
 # processes, each on its own database, in alternating rounds so that a busy machine's drift hits
 # both sides alike. Access control is on for both (a worker token per connection). Prints items/s
-# and the service's CPU per item for every round, then the medians and the ratio B/A.
+# and the service's and wrk's CPU per item for every round, then the medians and the ratio B/A.
 #
 #   JAR_B=/tmp/new.jar bench/ab.sh                       # the packaged jar (A) against another (B)
 #   JAVA_OPTS_B="-Xmx256m" ROUNDS=6 bench/ab.sh           # one jar, two JVM settings
@@ -17,8 +17,9 @@
 # Settings: JAR_A, JAR_B (default: the packaged jar), JAVA_OPTS_A/B (default -Xms256m -Xmx256m
 # -XX:+UseSerialGC, as bench/run.sh), ARGS_A/B (service arguments), MODE (lifecycle, renew, chained or batch; see
 # bench/wrk/workgraph.lua, or open), ROUNDS (default 4), RUN_SECONDS (15), WARM_SECONDS (60: C2 is still compiling after 30 s on two cores),
-# CONNECTIONS (32), MODE_A/MODE_B (one side's wrk mode instead of MODE, e.g. MODE_B=chained against
-# the lifecycle on one jar), SUPPLY_PER_SECOND (ready items per second of a run: 5,000, batch 15,000),
+# CONNECTIONS (32), THREADS (wrk's threads for them: 2, as bench/run.sh; THREADS_A/THREADS_B per
+# side; the open loop needs one per connection), MODE_A/MODE_B (one side's wrk mode instead of
+# MODE, e.g. MODE_B=chained against the lifecycle on one jar), SUPPLY_PER_SECOND (ready items per second of a run: 5,000, batch 15,000),
 # SQL_A/SQL_B (a psql script run on that side's database once the service has migrated it, before
 # the warm-up: a schema experiment, see bench/sql/schema-experiments/).
 # Needs what bench/run.sh needs. The databases are dropped and the services
@@ -31,6 +32,9 @@ RUN_SECONDS=${RUN_SECONDS:-15}
 WARM_SECONDS=${WARM_SECONDS:-60}
 CONNECTIONS=${CONNECTIONS:-32}
 MODE=${MODE:-lifecycle}
+# wrk's threads: two, as bench/run.sh's closed loops (and pgbench's -j); the open loop paces each
+# connection and needs one thread per connection.
+THREADS=${THREADS:-$( if [[ $MODE == open ]] || ((CONNECTIONS % 2)); then echo "$CONNECTIONS"; else echo 2; fi)}
 RATE=${RATE:-500}
 OPEN_LEAD_SECONDS=5
 # Items made ready before each run, per second of it; every run starts from the same state. A run
@@ -108,12 +112,14 @@ drain() { # database: what a run left ready is taken out of circulation
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 
-wrk_run() { # side port seconds -> wrk's output
+wrk_run() { # side port seconds -> wrk's output, then a line "generator-cpu-seconds N"
 	local side=$1 port=$2 seconds=$3
-	local side_mode="MODE_$side"
-	WG_MODE=${!side_mode:-$MODE} WG_QUEUE=ab WG_WORKERS_FILE="$RUN/workers-$side" WG_RATE=$RATE WG_SECONDS=$seconds \
-		WG_CONNECTIONS=$CONNECTIONS \
-		wrk -t "$CONNECTIONS" -c "$CONNECTIONS" -d "${seconds}s" -s bench/wrk/workgraph.lua "http://127.0.0.1:$port"
+	local side_mode="MODE_$side" side_threads="THREADS_$side"
+	local threads=${!side_threads:-$THREADS}
+	local TIMEFORMAT="generator-cpu-seconds %U %S"
+	{ time WG_MODE=${!side_mode:-$MODE} WG_QUEUE=ab WG_WORKERS_FILE="$RUN/workers-$side" WG_RATE=$RATE \
+		WG_SECONDS=$seconds WG_CONNECTIONS=$CONNECTIONS WG_THREADS=$threads \
+		wrk -t "$threads" -c "$CONNECTIONS" -d "${seconds}s" -s bench/wrk/workgraph.lua "http://127.0.0.1:$port"; } 2>&1
 }
 
 # Prints "figure service-ms-per-item": items/s, or in MODE=open the claim p99 in ms.
@@ -130,21 +136,22 @@ run() { # side port database seconds
 	out=$(wrk_run "$side" "$port" "$seconds")
 	after=$(cpu_ticks "${PID_OF[$side]}")
 	drain "$db"
-	local result items errors us p99 complete_p99
+	local result items errors us p99 complete_p99 generator
 	result=$(echo "$out" | grep '^wg-result ' | sed 's/^wg-result //')
 	items=$(echo "$result" | sed -E 's/.*"items":([0-9]+).*/\1/')
 	errors=$(echo "$result" | sed -E 's/.*"errors":([0-9]+).*/\1/')
 	us=$(echo "$result" | sed -E 's/.*"durationUs":([0-9]+).*/\1/')
 	p99=$(echo "$result" | sed -E 's/.*"claimUs":\{[^}]*"p99":([0-9.]+).*/\1/')
 	complete_p99=$(echo "$result" | sed -E 's/.*"completeUs":\{[^}]*"p99":([0-9.]+).*/\1/')
+	generator=$(echo "$out" | awk '/^generator-cpu-seconds / { print $2 + $3 }')
 	if [[ $MODE != open ]] && ((items * 100 >= seconds * SUPPLY_PER_SECOND * 97)); then
 		echo "ab: side $side used up its supply ($items of $((seconds * SUPPLY_PER_SECOND)) items): the rate is the supply's; raise SUPPLY_PER_SECOND" >&2
 	fi
 	awk -v i="$items" -v us="$us" -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v side="$side" -v e="$errors" \
-		-v open="$([[ $MODE == open ]] && echo 1 || echo 0)" -v p99="$p99" -v cp99="$complete_p99" -v at="$(date -u +%H:%M:%S)" \
+		-v open="$([[ $MODE == open ]] && echo 1 || echo 0)" -v p99="$p99" -v cp99="$complete_p99" -v at="$(date -u +%H:%M:%S)" -v g="$generator" \
 		'BEGIN { rate = i / (us / 1e6); cpu = (i > 0) ? t * 1000 / hz / i : 0;
 		         printf "%.2f %.3f\n", open ? p99 / 1000 : rate, cpu;
-		         printf "%s items/s=%.0f claim_p99_ms=%.2f complete_p99_ms=%.2f service_ms_per_item=%.3f errors=%d at=%s\n", side, rate, p99 / 1000, cp99 / 1000, cpu, e, at > "/dev/stderr" }'
+		         printf "%s items/s=%.0f claim_p99_ms=%.2f complete_p99_ms=%.2f service_ms_per_item=%.3f generator_ms_per_item=%.3f errors=%d at=%s\n", side, rate, p99 / 1000, cp99 / 1000, cpu, (i > 0) ? g * 1000 / i : 0, e, at > "/dev/stderr" }'
 }
 
 start A "$PORT_A" "$DB_A" "$JAR_A" "$JAVA_OPTS_A" "${ARGS_A:-}"

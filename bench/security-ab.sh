@@ -15,6 +15,8 @@ cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-4}
 RUN_SECONDS=${RUN_SECONDS:-15}
 CONNECTIONS=${CONNECTIONS:-32}
+# wrk's threads, as bench/run.sh: two (one for an odd number of connections).
+THREADS=$( ((CONNECTIONS % 2)) && echo 1 || echo 2)
 PORT_ON=${PORT_ON:-18101}
 PORT_OFF=${PORT_OFF:-18102}
 SUPPLY=${SUPPLY:-60000}
@@ -64,8 +66,8 @@ run() { # side port database workers-file -> prints items/s
 	local side=$1 port=$2 db=$3 workers=$4
 	ab_supply "$db" "$SUPPLY"
 	local out
-	out=$(WG_MODE=lifecycle WG_QUEUE=ab WG_WORKERS_FILE="$workers" \
-		wrk -t "$CONNECTIONS" -c "$CONNECTIONS" -d "${RUN_SECONDS}s" -s bench/wrk/workgraph.lua "http://127.0.0.1:$port")
+	out=$(WG_MODE=lifecycle WG_QUEUE=ab WG_WORKERS_FILE="$workers" WG_CONNECTIONS="$CONNECTIONS" WG_THREADS="$THREADS" \
+		wrk -t "$THREADS" -c "$CONNECTIONS" -d "${RUN_SECONDS}s" -s bench/wrk/workgraph.lua "http://127.0.0.1:$port")
 	drain "$db"
 	local result
 	result=$(echo "$out" | grep '^wg-result ' | sed 's/^wg-result //')

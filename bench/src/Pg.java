@@ -11,6 +11,12 @@ final class Pg {
 
 	static final String HOST = "127.0.0.1";
 
+	/**
+	 * The threads a C generator runs its clients on: pgbench's {@code -j}, and wrk's
+	 * {@code -t} in the closed loops, so that both sides of a ratio pay alike for their load.
+	 */
+	static final int GENERATOR_THREADS = 2;
+
 	final String db;
 
 	Pg(String db) {
@@ -67,7 +73,7 @@ final class Pg {
 	PgbenchResult pgbench(Path script, int clients, int seconds, java.util.function.LongConsumer started)
 			throws IOException, InterruptedException {
 		List<String> cmd = new ArrayList<>(List.of("pgbench", "-h", HOST, "-U", "postgres", "-n", "-M", "prepared",
-				"-c", String.valueOf(clients), "-j", String.valueOf(Math.min(clients, 2)), "-T",
+				"-c", String.valueOf(clients), "-j", String.valueOf(Math.min(clients, GENERATOR_THREADS)), "-T",
 				String.valueOf(seconds), "-f", script.toString(), this.db));
 		Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
 		started.accept(p.pid());

@@ -7,8 +7,10 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The C load generator: wrk with bench/wrk/workgraph.lua, one connection per wrk thread (each
- * connection one worker). CPU is measured while it runs ({@link Cpu}, wrk as the generator).
+ * The C load generator: wrk with bench/wrk/workgraph.lua, each connection one worker. The
+ * closed loops run their connections on as many wrk threads as pgbench runs the raw side's
+ * clients on ({@link Pg#GENERATOR_THREADS}); the open loop paces each connection, so it runs
+ * one thread per connection. CPU is measured while it runs ({@link Cpu}, wrk as the generator).
  */
 final class Wrk {
 
@@ -58,16 +60,25 @@ final class Wrk {
 	}
 
 	Run openLoop(int connections, double perSecond, int seconds) throws IOException, InterruptedException {
-		return run(connections, seconds, Map.of("WG_MODE", "open", "WG_RATE", String.valueOf(perSecond), "WG_SECONDS",
-				String.valueOf(seconds), "WG_CONNECTIONS", String.valueOf(connections)));
+		return run(connections, connections, seconds, Map.of("WG_MODE", "open", "WG_RATE", String.valueOf(perSecond),
+				"WG_SECONDS", String.valueOf(seconds)));
 	}
 
 	private Run run(int connections, int seconds, Map<String, String> env) throws IOException, InterruptedException {
-		List<String> cmd = new ArrayList<>(List.of("wrk", "-t", String.valueOf(connections), "-c",
+		// The script gives each thread the same number of connections.
+		int threads = (connections % Pg.GENERATOR_THREADS == 0) ? Pg.GENERATOR_THREADS : 1;
+		return run(connections, threads, seconds, env);
+	}
+
+	private Run run(int connections, int threads, int seconds, Map<String, String> env)
+			throws IOException, InterruptedException {
+		List<String> cmd = new ArrayList<>(List.of("wrk", "-t", String.valueOf(threads), "-c",
 				String.valueOf(connections), "-d", seconds + "s", "--timeout", "30s", "-s", this.script.toString(),
 				"http://127.0.0.1:" + this.port));
 		ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
 		pb.environment().putAll(env);
+		pb.environment().put("WG_CONNECTIONS", String.valueOf(connections));
+		pb.environment().put("WG_THREADS", String.valueOf(threads));
 		pb.environment().put("WG_WORKERS_FILE", this.workersFile.toString());
 		try (Cpu cpu = new Cpu(this.servicePid, this.pid::get, this.databases)) {
 			Process p = pb.start();
