@@ -2,7 +2,6 @@ package dev.workgraph;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,9 +9,9 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.testing.Api;
+import dev.workgraph.testing.InstalledTools;
 import dev.workgraph.testing.IntegrationTest;
 import dev.workgraph.testing.RepositoryRoot;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -133,26 +132,13 @@ class BenchWrkScriptTests {
 		return JSON.readTree(line.substring("wg-result ".length()));
 	}
 
-	/**
-	 * Outside CI a missing wrk skips these tests; under {@code CI=true} it fails them
-	 * ({@code .ci/run} installs it).
-	 */
 	private static Path wrkBinary() {
-		String path = System.getenv("PATH");
-		if (path != null) {
-			for (String entry : path.split(":")) {
-				Path candidate = Path.of(entry, "wrk");
-				if (Files.isExecutable(candidate)) {
-					return candidate;
-				}
-			}
+		Path wrk = InstalledTools.onPath("wrk");
+		if (wrk == null) {
+			InstalledTools
+				.missing("wrk is not installed (Debian package 'wrk'): the benchmark script's tests are skipped");
 		}
-		String message = "wrk is not installed (Debian package 'wrk'): the benchmark script's tests are skipped";
-		if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-			throw new IllegalStateException(message.replace("are skipped", "cannot run, and CI must run them"));
-		}
-		Assumptions.abort(message);
-		return null;
+		return wrk;
 	}
 
 }

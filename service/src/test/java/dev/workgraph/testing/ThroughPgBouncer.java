@@ -64,7 +64,7 @@ public @interface ThroughPgBouncer {
 			if (PgBouncer.installed()) {
 				return ConditionEvaluationResult.enabled("PgBouncer is installed");
 			}
-			if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+			if (InstalledTools.inCi()) {
 				throw new IllegalStateException(
 						"PgBouncer is not installed (Debian package 'pgbouncer'), and CI must run the tests through it");
 			}
