@@ -34,7 +34,7 @@ CONNECTIONS=${CONNECTIONS:-32}
 MODE=${MODE:-lifecycle}
 # wrk's threads: two, as bench/run.sh's closed loops (and pgbench's -j); the open loop paces each
 # connection and needs one thread per connection.
-THREADS=${THREADS:-$( if [[ $MODE == open ]] || ((CONNECTIONS % 2)); then echo "$CONNECTIONS"; else echo 2; fi)}
+THREADS=${THREADS:-$([[ $MODE == open ]] && echo "$CONNECTIONS" || wrk_threads "$CONNECTIONS")}
 RATE=${RATE:-500}
 OPEN_LEAD_SECONDS=5
 # Items made ready before each run, per second of it; every run starts from the same state. A run

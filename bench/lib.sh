@@ -17,6 +17,13 @@ jdk25_home() {
 	done
 }
 
+# Prints wrk's threads for $1 connections in a closed loop: two, as pgbench's -j and bench/run.sh
+# (bench/src/Pg.java, GENERATOR_THREADS); one when they do not split evenly, since
+# bench/wrk/workgraph.lua gives every thread as many connections.
+wrk_threads() {
+	if (($1 % 2)); then echo 1; else echo 2; fi
+}
+
 # Applies the service's Flyway migrations to database $1 with psql, in version order (V10 after
 # V9: a shell glob would sort it after V1). The scripts that read plans use this instead of
 # starting the service.

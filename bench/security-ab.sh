@@ -15,14 +15,13 @@ cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-4}
 RUN_SECONDS=${RUN_SECONDS:-15}
 CONNECTIONS=${CONNECTIONS:-32}
-# wrk's threads, as bench/run.sh: two (one for an odd number of connections).
-THREADS=$( ((CONNECTIONS % 2)) && echo 1 || echo 2)
 PORT_ON=${PORT_ON:-18101}
 PORT_OFF=${PORT_OFF:-18102}
 SUPPLY=${SUPPLY:-60000}
 JAR=${JAR:-$(ls service/target/work-graph-service-*.jar | head -1)}
 source bench/lib.sh
 JAVA=${JAVA:-$(jdk25_home)/bin/java}
+THREADS=$(wrk_threads "$CONNECTIONS")
 RUN=$(mktemp -d)
 DB_ON=wgsecab_on_$$
 DB_OFF=wgsecab_off_$$

@@ -334,7 +334,6 @@ public class Bench {
 		this.load = attached.load();
 	}
 
-
 	Results.ServiceInfo serviceInfo(String db, Results.Consistency consistency, double cpuSeconds) throws IOException {
 		return new Results.ServiceInfo(db, this.service.port, "default flags (production settings), " + this.javaHome,
 				this.auth.mode, consistency, round(cpuSeconds, 1), round(this.service.peakRssMib(), 0));
