@@ -165,7 +165,7 @@ final class Results {
 	 * Where the run ran. Machines of one kind differ in their processors, which moves every figure:
 	 * compare runs of one processor model. {@code memoryMonitor} is the kernel's DAMON, when it runs:
 	 * sampling physical memory every half second to reclaim cold pages, it stalled the cores often
-	 * enough here to add a fifth to two thirds to the open loop's claim p99 (docs/performance.md).
+	 * enough here to add a fifth to two thirds to the open loop's claim p99 (docs/performance-journal.md).
 	 */
 	record Machine(int cpus, String cpuModel, String postgres, String autovacuum, String synchronousCommit,
 			String loadBefore, String loadAfter, String memoryMonitor) {

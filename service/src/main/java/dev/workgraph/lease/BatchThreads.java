@@ -15,7 +15,7 @@ import org.springframework.stereotype.Component;
  * thread blocked on its socket is woken by the kernel directly. On two cores shared with
  * PostgreSQL each of those hand-offs took about a millisecond, more than half of a
  * batch's time, and every request of the batch waits for all of them
- * (docs/performance.md, "Where a batch's wall time goes").
+ * (docs/performance-journal.md, "Where a batch's wall time goes").
  *
  * <p>
  * Requests stay on virtual threads: a batch's leader waits for its batch here without

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The readiness statement reads the claim queue by key, whatever its statistics say. The
  * queue vacuum leaves them saying the queue is empty after every backlog (it never
  * truncates the table), and a burst of expiries is settled a thousand items at a time
- * while the queue fills again (docs/performance.md, "The reaper's variance").
+ * while the queue fills again (docs/performance-journal.md, "The reaper's variance").
  */
 class BlockerCountersPlanTests extends LeaseTestSupport {
 

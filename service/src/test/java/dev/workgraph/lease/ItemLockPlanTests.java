@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * vacuum before a point; {@link #statisticsSayLeasesIsEmpty}), they price every way into
  * the table alike, and the plan read the whole one-active-lease-per-item index instead,
  * filtering on the lease id: every active lease for every completion
- * (docs/performance.md, "The lone claim in one round trip").
+ * (docs/performance-journal.md, "The lone claim in one round trip").
  */
 class ItemLockPlanTests extends LeaseTestSupport {
 
