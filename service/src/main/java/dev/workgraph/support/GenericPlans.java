@@ -34,8 +34,8 @@ public class GenericPlans {
 	 * of their arrays, and each row's view parts for thousands of children while the
 	 * statistics are stale. With a million items the batch claim's grant crossed the
 	 * line: compiling it took about 100 ms of CPU at every execution, running it 8 ms,
-	 * and the batch mode fell from 11,000 to 4,500 items/s (docs/performance-journal.md). No hot
-	 * statement runs long enough for compiled code to repay its compilation.
+	 * and the batch mode fell from 11,000 to 4,500 items/s (docs/performance-journal.md).
+	 * No hot statement runs long enough for compiled code to repay its compilation.
 	 */
 	public static final String NO_JIT = LocalSettings.query("jit", "off");
 
