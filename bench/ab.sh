@@ -21,7 +21,10 @@
 # side; the open loop needs one per connection), MODE_A/MODE_B (one side's wrk mode instead of
 # MODE, e.g. MODE_B=chained against the lifecycle on one jar), SUPPLY_PER_SECOND (ready items per second of a run: 5,000, batch 15,000),
 # SQL_A/SQL_B (a psql script run on that side's database once the service has migrated it, before
-# the warm-up: a schema experiment, see bench/sql/schema-experiments/).
+# the warm-up: a schema experiment, see bench/sql/schema-experiments/), SETUP_A/SETUP_B (a shell
+# command run before each of that side's runs, the warm-up included: a machine setting compared
+# on one jar, e.g. the guest's halt polling; SETUP_A runs once more on exit, so it should restore
+# the machine's own setting).
 # Needs what bench/run.sh needs. The databases are dropped and the services
 # stopped on exit.
 set -euo pipefail
@@ -57,6 +60,7 @@ PIDS=()
 declare -A PID_OF
 
 cleanup() {
+	if [[ -n "${SETUP_A:-}" ]]; then bash -c "$SETUP_A" || true; fi
 	for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
 	for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
 	"${PSQL[@]}" -d postgres -c "drop database if exists $DB_A with (force)" \
@@ -125,7 +129,8 @@ wrk_run() { # side port seconds -> wrk's output, then a line "generator-cpu-seco
 # Prints "figure service-ms-per-item": items/s, or in MODE=open the claim p99 in ms.
 run() { # side port database seconds
 	local side=$1 port=$2 db=$3 seconds=$4
-	local before out after
+	local before out after setup="SETUP_$side"
+	if [[ -n "${!setup:-}" ]]; then bash -c "${!setup}"; fi
 	if [[ $MODE == open ]]; then
 		supply_open "$db" $((seconds + OPEN_LEAD_SECONDS))
 		wrk_run "$side" "$port" "$OPEN_LEAD_SECONDS" > /dev/null
