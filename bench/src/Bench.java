@@ -355,8 +355,22 @@ public class Bench {
 			Files.copy(gcLog, this.resultsDir.resolve(this.stamp + "-" + which + "-service-gc.log"),
 					StandardCopyOption.REPLACE_EXISTING);
 		}
-		Pg.dropDatabase(db);
+		if (KEEP_MAIN_DATABASE && which.equals("main")) {
+			// Recorded apart from the run's databases so that run.sh's clean-up leaves it too.
+			Files.writeString(this.runDir.resolve("kept"), db + "\n");
+			this.notes.add("kept the main database for inspection (WG_BENCH_KEEP_MAIN_DB): " + db
+					+ "; drop it with: dropdb -h 127.0.0.1 -U postgres " + db);
+		}
+		else {
+			Pg.dropDatabase(db);
+		}
 	}
+
+	/**
+	 * Whether the main database outlives the run, to examine what its points left behind
+	 * (e.g. explain a slow statement on it); the scale databases are dropped regardless.
+	 */
+	static final boolean KEEP_MAIN_DATABASE = !System.getenv().getOrDefault("WG_BENCH_KEEP_MAIN_DB", "").isEmpty();
 
 	// ---------------------------------------------------------------- throughput
 
