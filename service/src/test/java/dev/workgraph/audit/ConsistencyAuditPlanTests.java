@@ -27,13 +27,23 @@ import static org.assertj.core.api.Assertions.assertThat;
  * then drops (9.5 million rows for one chunk there, seconds per chunk). Which join the
  * planner picks depends on its estimates at each size, so the chunk is explained under
  * each join method the planner could prefer, and as the generic plan the service's
- * prepared statement runs after a few chunks: none may read the items in between.
+ * prepared statement runs after a few chunks: none may read the items in between. Nor may
+ * a chunk read the other items' rows in the tables that say where an item lives (parked,
+ * queued, leased): with millions of cancelled items, a hash join that read all of
+ * {@code parked_items} took seconds per chunk, and one chunk outlasted the driver's
+ * socket timeout.
  */
 class ConsistencyAuditPlanTests {
 
 	private static final int CHUNK = 2_000;
 
 	private static final int COMPLETED = 50_000;
+
+	private static final int CANCELLED = 50_000;
+
+	private static final int READY = 20_000;
+
+	private static final int LEASED = 5_000;
 
 	private static final String GATE = "01900000-0000-7000-8000-000000000001";
 
@@ -78,7 +88,41 @@ class ConsistencyAuditPlanTests {
 		jdbc.sql("insert into dependencies (item_id, depends_on_id) select id, '" + GATE
 				+ "' from work_items where status = 'blocked'")
 			.update();
+		parkedQueuedAndLeasedBeyondTheChunk();
 		jdbc.sql("vacuum analyze").update();
+	}
+
+	/**
+	 * Items after the chunk's ids with a row each in parked_items, ready_items or leases.
+	 */
+	private static void parkedQueuedAndLeasedBeyondTheChunk() {
+		jdbc.sql(
+				"""
+						insert into work_items (id, title, status, closed_at)
+						select ('01900000-0000-7000-8003-' || lpad(to_hex(i), 12, '0'))::uuid, 'cancelled ' || i, 'cancelled', now()
+						from generate_series(1, :cancelled) i
+						""")
+			.param("cancelled", CANCELLED)
+			.update();
+		jdbc.sql("""
+				insert into work_items (id, title, status, ready_since)
+				select ('01900000-0000-7000-8004-' || lpad(to_hex(i), 12, '0'))::uuid, 'ready ' || i, 'ready', now()
+				from generate_series(1, :ready) i
+				""").param("ready", READY).update();
+		jdbc.sql("""
+				insert into ready_items (item_id, queue, priority, ready_since)
+				select id, queue, priority, ready_since from work_items where title like 'ready %'
+				""").update();
+		jdbc.sql("""
+				insert into work_items (id, title, status, epoch)
+				select ('01900000-0000-7000-8005-' || lpad(to_hex(i), 12, '0'))::uuid, 'leased ' || i, 'leased', 1
+				from generate_series(1, :leased) i
+				""").param("leased", LEASED).update();
+		jdbc.sql("""
+				insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at, queue)
+				select gen_random_uuid(), id, 'w', 1, now(), now() + interval '1 hour', queue
+				from work_items where status = 'leased'
+				""").update();
 	}
 
 	@AfterAll
@@ -117,7 +161,7 @@ class ConsistencyAuditPlanTests {
 		ConsistencyAudit.Report report = new ConsistencyAudit(jdbc, chunkSize).run();
 
 		assertThat(report.inconsistencies()).as("the fixture's graph").isEmpty();
-		assertThat(report.itemsChecked()).isEqualTo(1 + COMPLETED + CHUNK);
+		assertThat(report.itemsChecked()).isEqualTo(1 + COMPLETED + CHUNK + CANCELLED + READY + LEASED);
 	}
 
 	/**
@@ -127,6 +171,11 @@ class ConsistencyAuditPlanTests {
 	private static void assertChunkOnly(JsonNode plan, String how) {
 		assertThat(QueryPlans.rowsRead(plan, "work_items")).as("item rows read by a chunk of %d items (%s)", CHUNK, how)
 			.isLessThanOrEqualTo(2L * CHUNK + 10);
+		for (String table : List.of("parked_items", "ready_items", "leases")) {
+			assertThat(QueryPlans.rowsRead(plan, table))
+				.as("%s rows read by a chunk of %d items (%s)", table, CHUNK, how)
+				.isLessThanOrEqualTo(CHUNK + 10);
+		}
 	}
 
 	/** The service's prepared statement, explained as its generic plan. */
