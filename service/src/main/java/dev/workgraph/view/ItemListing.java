@@ -23,12 +23,44 @@ import dev.workgraph.view.ItemViews.ItemFilter;
  * ordered and limited to the page on its own, then the sources are merged in id order and
  * the items read by key: without the inner limits the planner sorted a whole source. The
  * status is checked on the row too, so an item is never listed under a status it does not
- * have. A filter by parent or title is selective by itself and checks the status on the
- * row alone.
+ * have. A filter by parent is selective by itself and checks the status on the row alone;
+ * so is a queue's index, with a title.
+ *
+ * <p>
+ * A title search without a parent or a queue runs in two bounded steps, since no single
+ * plan suits every pattern: walking the titles in id order finds a page of a common word
+ * at once but reads every title when the word is rare or absent (seconds at ten million
+ * items), and the trigram index finds a rare word at once but every title that has a
+ * common one. The planner picks between the two from an estimate of how many titles
+ * match, which for a word it has no statistics on is a guess that grows with the table:
+ * at nine million items it walked the whole table for a word no title held. So
+ * {@link #sql} walks a fixed number of titles after the cursor, up to {@link #walkEnd}'s
+ * id, and only if that does not fill the page does {@link #rest} ask the trigram index
+ * for the matches after them.
+ *
+ * @param sql the page's statement
+ * @param params its parameters; the title search's steps take {@code :walkedTo}, the id
+ * of the last title walked ({@link #LAST_ID} when fewer remain), from {@link #walkEnd}
+ * @param walkEnd for a title search, the statement for the id of the last title the walk
+ * covers; otherwise null
+ * @param rest for a title search, the matches after the walked titles; otherwise null
  */
-record ItemListing(String sql, Map<String, Object> params) {
+record ItemListing(String sql, Map<String, Object> params, String walkEnd, String rest) {
 
 	private static final Set<ItemStatus> ALL = EnumSet.allOf(ItemStatus.class);
+
+	/**
+	 * How many titles a search walks in id order before it asks the trigram index: a few
+	 * milliseconds of reading, and enough that any word in one title of 200 fills a page
+	 * of 50 on the walk alone.
+	 */
+	static final int WALKED_TITLES = 10_000;
+
+	/** The greatest id: the walk's end when fewer than {@link #WALKED_TITLES} remain. */
+	static final UUID LAST_ID = new UUID(-1L, -1L);
+
+	/** The least id: where the first page's walk starts. */
+	private static final UUID FIRST_ID = new UUID(0L, 0L);
 
 	/**
 	 * The page of at most {@code limit} items after {@code after} (null: from the start).
@@ -46,9 +78,41 @@ record ItemListing(String sql, Map<String, Object> params) {
 		if (byStatus) {
 			params.put("statuses", SqlArrays.texts(filter.statuses().stream().map(ItemStatus::wire).toList()));
 		}
+		if (filter.titleContains() != null && filter.parentId() == null && filter.queue() == null) {
+			return titleSearch(filter, byStatus, after != null, params);
+		}
 		String sql = (byStatus && filter.parentId() == null && filter.titleContains() == null)
 				? fromStatusSources(filter, after != null) : fromItems(filter, byStatus, after != null, params);
-		return new ItemListing(sql, params);
+		return new ItemListing(sql, params, null, null);
+	}
+
+	private static ItemListing titleSearch(ItemFilter filter, boolean byStatus, boolean after,
+			Map<String, Object> params) {
+		params.put("titlePattern", titlePattern(filter));
+		params.put("walk", WALKED_TITLES);
+		// Bounded on both sides by parameters even from the start, so that a generic
+		// plan,
+		// priced without their values, still reads the walk as a range of the key (one
+		// bound alone it prices at a third of the table, and scanned all of it).
+		String titlesAfterCursor = "work_item_titles where " + (after ? "item_id > :after" : "item_id >= :first");
+		if (!after) {
+			params.put("first", FIRST_ID);
+		}
+		String itemFilters = byStatus ? " and w.status = any(:statuses::text[])" : "";
+		String walkEnd = "select item_id from " + titlesAfterCursor + " order by item_id offset :walk - 1 limit 1";
+		// offset 0 keeps each step's titles planned on their own: the walk as a range of
+		// the key, the rest through the trigram index, whatever the page's limit.
+		String walk = "select w.* from (select item_id, title from " + titlesAfterCursor
+				+ " and item_id <= :walkedTo offset 0) k\njoin work_items w on w.id = k.item_id\n"
+				+ "where k.title ilike :titlePattern" + itemFilters + "\norder by w.id limit :limit";
+		String rest = "select w.* from (select item_id from work_item_titles where title ilike :titlePattern"
+				+ " and item_id > :walkedTo offset 0) m\njoin work_items w on w.id = m.item_id\n" + "where true"
+				+ itemFilters + "\norder by w.id limit :limit";
+		return new ItemListing(walk, params, walkEnd, rest);
+	}
+
+	private static String titlePattern(ItemFilter filter) {
+		return "%" + likeEscaped(filter.titleContains()) + "%";
 	}
 
 	private static String fromStatusSources(ItemFilter filter, boolean after) {
@@ -93,12 +157,12 @@ record ItemListing(String sql, Map<String, Object> params) {
 			params.put("parentId", filter.parentId());
 		}
 		if (filter.titleContains() != null) {
-			// ILIKE '%…%' is answered by the trigram index on the titles' own table
-			// (V11),
-			// or, for a pattern most titles match, by probing it per item in id order.
+			// With a parent or a queue: that parent's children, or the queue's items in
+			// id
+			// order, their titles checked by key.
 			sql.append(" and exists (select 1 from work_item_titles t where t.item_id = work_items.id"
 					+ " and t.title ilike :titlePattern)");
-			params.put("titlePattern", "%" + likeEscaped(filter.titleContains()) + "%");
+			params.put("titlePattern", titlePattern(filter));
 		}
 		if (after) {
 			sql.append(" and id > :after");

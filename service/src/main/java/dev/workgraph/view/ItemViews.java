@@ -2,6 +2,7 @@ package dev.workgraph.view;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -171,7 +172,17 @@ public class ItemViews {
 
 	public Page<ItemView> list(ItemFilter filter, int limit, String cursor) {
 		ItemListing listing = ItemListing.of(filter, (cursor != null) ? Cursors.toId(cursor) : null, limit + 1);
-		List<ItemRow> rows = this.jdbc.sql(listing.sql()).params(listing.params()).query(ItemRow::map).list();
+		Map<String, Object> params = new HashMap<>(listing.params());
+		UUID walkedTo = null;
+		if (listing.walkEnd() != null) {
+			walkedTo = this.jdbc.sql(listing.walkEnd()).params(params).query(UUID.class).optional().orElse(null);
+			params.put("walkedTo", (walkedTo != null) ? walkedTo : ItemListing.LAST_ID);
+		}
+		List<ItemRow> rows = new ArrayList<>(this.jdbc.sql(listing.sql()).params(params).query(ItemRow::map).list());
+		if (listing.rest() != null && walkedTo != null && rows.size() <= limit) {
+			params.put("limit", limit + 1 - rows.size());
+			rows.addAll(this.jdbc.sql(listing.rest()).params(params).query(ItemRow::map).list());
+		}
 		boolean more = rows.size() > limit;
 		List<ItemRow> page = more ? rows.subList(0, limit) : rows;
 		String next = more ? Cursors.ofId(page.getLast().id()) : null;
