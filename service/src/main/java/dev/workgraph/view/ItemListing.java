@@ -34,15 +34,17 @@ import dev.workgraph.view.ItemViews.ItemFilter;
  * common one. The planner picks between the two from an estimate of how many titles
  * match, which for a word it has no statistics on is a guess that grows with the table:
  * at nine million items it walked the whole table for a word no title held. So
- * {@link #sql} walks a fixed number of titles after the cursor, up to {@link #walkEnd}'s
- * id, and only if that does not fill the page does {@link #rest} ask the trigram index
- * for the matches after them.
+ * {@link #sql} walks a fixed number of titles after the cursor, and only if that does not
+ * fill the page does {@link #rest} ask the trigram index for the matches after them.
  *
  * @param sql the page's statement
- * @param params its parameters; the title search's steps take {@code :walkedTo}, the id
- * of the last title walked ({@link #LAST_ID} when fewer remain), from {@link #walkEnd}
- * @param walkEnd for a title search, the statement for the id of the last title the walk
- * covers; otherwise null
+ * @param params its parameters; a title search's {@link #walkEnd} also takes
+ * {@code :listed}, the last item the walk listed ({@link #FIRST_ID} if none), and its
+ * {@link #rest} {@code :walkedTo}, what {@code walkEnd} answered
+ * @param walkEnd for a title search, the statement for the id after which the rest's
+ * matches start: the walk's last title, or the last item the walk listed if titles were
+ * added before it meanwhile; no row when the walk read every title after the cursor;
+ * otherwise null
  * @param rest for a title search, the matches after the walked titles; otherwise null
  */
 record ItemListing(String sql, Map<String, Object> params, String walkEnd, String rest) {
@@ -56,11 +58,11 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 	 */
 	static final int WALKED_TITLES = 10_000;
 
-	/** The greatest id: the walk's end when fewer than {@link #WALKED_TITLES} remain. */
+	/** The greatest id: the walk's upper bound, for its plan's sake. */
 	static final UUID LAST_ID = new UUID(-1L, -1L);
 
 	/** The least id: where the first page's walk starts. */
-	private static final UUID FIRST_ID = new UUID(0L, 0L);
+	static final UUID FIRST_ID = new UUID(0L, 0L);
 
 	/**
 	 * The page of at most {@code limit} items after {@code after} (null: from the start).
@@ -94,19 +96,24 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 		// plan,
 		// priced without their values, still reads the walk as a range of the key (one
 		// bound alone it prices at a third of the table, and scanned all of it).
-		String titlesAfterCursor = "work_item_titles where " + (after ? "item_id > :after" : "item_id >= :first");
+		String afterCursor = after ? "item_id > :after" : "item_id >= :first";
 		if (!after) {
 			params.put("first", FIRST_ID);
 		}
+		params.put("last", LAST_ID);
 		String itemFilters = byStatus ? " and w.status = any(:statuses::text[])" : "";
-		String walkEnd = "select item_id from " + titlesAfterCursor + " order by item_id offset :walk - 1 limit 1";
-		// offset 0 keeps each step's titles planned on their own: the walk as a range of
-		// the key, the rest through the trigram index, whatever the page's limit.
-		String walk = "select w.* from (select item_id, title from " + titlesAfterCursor
-				+ " and item_id <= :walkedTo offset 0) k\njoin work_items w on w.id = k.item_id\n"
+		// The walk's own limit stops it after its titles; the page's limit stops it
+		// sooner
+		// when they match.
+		String walk = "select w.* from (select item_id, title from work_item_titles where " + afterCursor
+				+ " and item_id <= :last order by item_id limit :walk) k\njoin work_items w on w.id = k.item_id\n"
 				+ "where k.title ilike :titlePattern" + itemFilters + "\norder by w.id limit :limit";
+		String walkEnd = "select greatest(item_id, :listed) from work_item_titles where " + afterCursor
+				+ " order by item_id offset :walk - 1 limit 1";
+		// offset 0 keeps the page's limit out of the matches' plan: the trigram index
+		// finds them all, however few the page still needs.
 		String rest = "select w.* from (select item_id from work_item_titles where title ilike :titlePattern"
-				+ " and item_id > :walkedTo offset 0) m\njoin work_items w on w.id = m.item_id\n" + "where true"
+				+ " and item_id > :walkedTo offset 0) m\njoin work_items w on w.id = m.item_id\nwhere true"
 				+ itemFilters + "\norder by w.id limit :limit";
 		return new ItemListing(walk, params, walkEnd, rest);
 	}

@@ -173,15 +173,15 @@ public class ItemViews {
 	public Page<ItemView> list(ItemFilter filter, int limit, String cursor) {
 		ItemListing listing = ItemListing.of(filter, (cursor != null) ? Cursors.toId(cursor) : null, limit + 1);
 		Map<String, Object> params = new HashMap<>(listing.params());
-		UUID walkedTo = null;
-		if (listing.walkEnd() != null) {
-			walkedTo = this.jdbc.sql(listing.walkEnd()).params(params).query(UUID.class).optional().orElse(null);
-			params.put("walkedTo", (walkedTo != null) ? walkedTo : ItemListing.LAST_ID);
-		}
 		List<ItemRow> rows = new ArrayList<>(this.jdbc.sql(listing.sql()).params(params).query(ItemRow::map).list());
-		if (listing.rest() != null && walkedTo != null && rows.size() <= limit) {
-			params.put("limit", limit + 1 - rows.size());
-			rows.addAll(this.jdbc.sql(listing.rest()).params(params).query(ItemRow::map).list());
+		if (listing.rest() != null && rows.size() <= limit) {
+			params.put("listed", rows.isEmpty() ? ItemListing.FIRST_ID : rows.getLast().id());
+			Optional<UUID> walkedTo = this.jdbc.sql(listing.walkEnd()).params(params).query(UUID.class).optional();
+			if (walkedTo.isPresent()) {
+				params.put("walkedTo", walkedTo.get());
+				params.put("limit", limit + 1 - rows.size());
+				rows.addAll(this.jdbc.sql(listing.rest()).params(params).query(ItemRow::map).list());
+			}
 		}
 		boolean more = rows.size() > limit;
 		List<ItemRow> page = more ? rows.subList(0, limit) : rows;

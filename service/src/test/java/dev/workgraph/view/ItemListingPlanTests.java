@@ -139,6 +139,7 @@ class ItemListingPlanTests extends ServiceTest {
 	void aRareOrAbsentWordReadsTheWalkAndItsMatchesOnly(String word) {
 		ItemListing listing = ItemListing.of(new ItemFilter(null, null, null, word), null, PAGE);
 		Map<String, Object> params = new LinkedHashMap<>(listing.params());
+		params.put("listed", ItemListing.FIRST_ID);
 		params.put("walkedTo", this.jdbc.sql(listing.walkEnd()).params(params).query(UUID.class).single());
 		for (String mode : List.of("force_custom_plan", "force_generic_plan")) {
 			JsonNode walk = explain(listing.sql(), params, mode);
