@@ -174,14 +174,26 @@ echo "queue counts"
 # The lists above as ItemListing builds them (the statement depends on the filters, so it is no
 # constant to read out of the jar), with the parameters written in.
 "${PSQL[@]}" -d "$DB" <<'SQL'
-\echo search, a common word
+\echo search, a common word: the walk of the first 10,000 titles fills the page
 explain (analyze, buffers, costs off)
-select * from work_items where true and exists (select 1 from work_item_titles t where t.item_id = work_items.id
-    and t.title ilike '%billing%') order by id limit 51;
-\echo search, no match
+select w.* from (select item_id, title from work_item_titles where item_id >= '00000000-0000-0000-0000-000000000000'
+    and item_id <= 'ffffffff-ffff-ffff-ffff-ffffffffffff' order by item_id limit 10000) k
+join work_items w on w.id = k.item_id
+where k.title ilike '%billing%' order by w.id limit 51;
+\echo search, no match: the walk, where it ended, then the trigram index's matches after it
 explain (analyze, buffers, costs off)
-select * from work_items where true and exists (select 1 from work_item_titles t where t.item_id = work_items.id
-    and t.title ilike '%zzzzzz%') order by id limit 51;
+select w.* from (select item_id, title from work_item_titles where item_id >= '00000000-0000-0000-0000-000000000000'
+    and item_id <= 'ffffffff-ffff-ffff-ffff-ffffffffffff' order by item_id limit 10000) k
+join work_items w on w.id = k.item_id
+where k.title ilike '%zzzzzz%' order by w.id limit 51;
+explain (analyze, buffers, costs off)
+select greatest(item_id, '00000000-0000-0000-0000-000000000000') from work_item_titles
+where item_id >= '00000000-0000-0000-0000-000000000000' order by item_id offset 10000 - 1 limit 1;
+explain (analyze, buffers, costs off)
+select w.* from (select item_id from work_item_titles where title ilike '%zzzzzz%'
+    and item_id > (select item_id from work_item_titles order by item_id offset 9999 limit 1) offset 0) m
+join work_items w on w.id = m.item_id
+where true order by w.id limit 51;
 \echo cancelled in queue-3 (none)
 explain (analyze, buffers, costs off)
 select w.* from (
@@ -218,8 +230,10 @@ select w.* from (
 join work_items w on w.id = s.item_id
 where w.status = any('{completed}'::text[])
 order by s.item_id limit 51;
-\echo blocked, with a title
+\echo blocked, with a title: the walk, the status checked on each match
 explain (analyze, buffers, costs off)
-select * from work_items where true and status = any('{blocked}'::text[]) and exists (select 1
-    from work_item_titles t where t.item_id = work_items.id and t.title ilike '%deploy%') order by id limit 51;
+select w.* from (select item_id, title from work_item_titles where item_id >= '00000000-0000-0000-0000-000000000000'
+    and item_id <= 'ffffffff-ffff-ffff-ffff-ffffffffffff' order by item_id limit 10000) k
+join work_items w on w.id = k.item_id
+where k.title ilike '%deploy%' and w.status = any('{blocked}'::text[]) order by w.id limit 51;
 SQL
