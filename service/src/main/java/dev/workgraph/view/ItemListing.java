@@ -93,9 +93,8 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 		params.put("titlePattern", titlePattern(filter));
 		params.put("walk", WALKED_TITLES);
 		// Bounded on both sides by parameters even from the start, so that a generic
-		// plan,
-		// priced without their values, still reads the walk as a range of the key (one
-		// bound alone it prices at a third of the table, and scanned all of it).
+		// plan, priced without their values, still reads the walk as a range of the
+		// key (one bound alone it prices at a third of the table, and scanned it all).
 		String afterCursor = after ? "item_id > :after" : "item_id >= :first";
 		if (!after) {
 			params.put("first", FIRST_ID);
@@ -103,8 +102,7 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 		params.put("last", LAST_ID);
 		String itemFilters = byStatus ? " and w.status = any(:statuses::text[])" : "";
 		// The walk's own limit stops it after its titles; the page's limit stops it
-		// sooner
-		// when they match.
+		// sooner when they match.
 		String walk = "select w.* from (select item_id, title from work_item_titles where " + afterCursor
 				+ " and item_id <= :last order by item_id limit :walk) k\njoin work_items w on w.id = k.item_id\n"
 				+ "where k.title ilike :titlePattern" + itemFilters + "\norder by w.id limit :limit";
@@ -164,9 +162,8 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 			params.put("parentId", filter.parentId());
 		}
 		if (filter.titleContains() != null) {
-			// With a parent or a queue: that parent's children, or the queue's items in
-			// id
-			// order, their titles checked by key.
+			// With a parent or a queue: that parent's children, or the queue's items
+			// in id order, their titles checked by key.
 			sql.append(" and exists (select 1 from work_item_titles t where t.item_id = work_items.id"
 					+ " and t.title ilike :titlePattern)");
 			params.put("titlePattern", titlePattern(filter));
