@@ -189,9 +189,11 @@ where k.title ilike '%zzzzzz%' order by w.id limit 51;
 explain (analyze, buffers, costs off)
 select greatest(item_id, '00000000-0000-0000-0000-000000000000') from work_item_titles
 where item_id >= '00000000-0000-0000-0000-000000000000' order by item_id offset 10000 - 1 limit 1;
+select greatest(item_id, '00000000-0000-0000-0000-000000000000') as walked_to from work_item_titles
+where item_id >= '00000000-0000-0000-0000-000000000000' order by item_id offset 10000 - 1 limit 1 \gset
 explain (analyze, buffers, costs off)
 select w.* from (select item_id from work_item_titles where title ilike '%zzzzzz%'
-    and item_id > (select item_id from work_item_titles order by item_id offset 9999 limit 1) offset 0) m
+    and item_id > :'walked_to' offset 0) m
 join work_items w on w.id = m.item_id
 where true order by w.id limit 51;
 \echo cancelled in queue-3 (none)
