@@ -1,0 +1,66 @@
+package dev.workgraph.database;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.workgraph.WorkGraphApplication;
+import dev.workgraph.testing.FreshDatabase;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * An upgrade whose migration runs longer than the driver's socket timeout still starts,
+ * and the running service's connections keep that timeout. The socket timeout is one
+ * second here and the extra migration sleeps for 2.5 s, as an index build over millions
+ * of items outlasts the default 30 s.
+ */
+class MigrationsWithoutSocketTimeoutTests {
+
+	private static final int SOCKET_TIMEOUT_SECONDS = 1;
+
+	@Test
+	void aMigrationOutlastingTheSocketTimeoutCompletesAndThePoolKeepsTheTimeout() throws SQLException {
+		try (FreshDatabase database = FreshDatabase.create();
+				ConfigurableApplicationContext service = new SpringApplicationBuilder(WorkGraphApplication.class).run(
+						"--server.port=0", "--spring.datasource.url=" + database.jdbcUrl(),
+						"--spring.datasource.username=" + database.username(),
+						"--spring.datasource.password=" + database.password(),
+						"--spring.datasource.hikari.pool-name=untimed-migrations",
+						"--spring.datasource.hikari.data-source-properties.socketTimeout=" + SOCKET_TIMEOUT_SECONDS,
+						"--spring.flyway.locations=classpath:db/migration,classpath:db/slow-migration",
+						"--workgraph.lease.reaper-enabled=false", "--workgraph.lease.vacuum-interval=0s")) {
+			HikariDataSource pool = service.getBean(HikariDataSource.class);
+			JdbcClient jdbc = JdbcClient.create(pool);
+			assertThat(jdbc.sql("select success from flyway_schema_history where version = '1000'")
+				.query(Boolean.class)
+				.single()).isTrue();
+
+			// Every connection in the pool, the one Flyway used among them.
+			List<Connection> borrowed = new ArrayList<>();
+			try {
+				for (int i = 0; i < pool.getMaximumPoolSize(); i++) {
+					borrowed.add(pool.getConnection());
+				}
+				for (Connection connection : borrowed) {
+					assertThat(connection.getNetworkTimeout()).isEqualTo(SOCKET_TIMEOUT_SECONDS * 1000);
+				}
+			}
+			finally {
+				for (Connection connection : borrowed) {
+					connection.close();
+				}
+			}
+			assertThatException().isThrownBy(() -> jdbc.sql("select pg_sleep(2.5)").query().singleValue());
+		}
+	}
+
+}
