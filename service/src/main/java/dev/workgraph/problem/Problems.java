@@ -25,6 +25,13 @@ public final class Problems {
 	private static final Logger log = LoggerFactory.getLogger(Problems.class);
 
 	/**
+	 * A statement that ran past the query timeout: cancelled in PostgreSQL, its
+	 * transaction rolled back.
+	 */
+	static final String STATEMENT_CANCELLED = "A database statement ran longer than the service allows and "
+			+ "PostgreSQL cancelled it; what it was doing was rolled back. Retry the request shortly";
+
+	/**
 	 * The members every problem body has or may have: RFC 9457's own, and this API's
 	 * {@code code} and {@code errors}. No extension member may use one of these names.
 	 */
@@ -69,6 +76,9 @@ public final class Problems {
 		if (failure instanceof ConcurrencyFailureException) {
 			return body(ProblemCode.SERVICE_UNAVAILABLE,
 					"The request kept conflicting with concurrent changes; retry it", Map.of());
+		}
+		if (DatabaseUnavailable.isStatementCancelled(failure)) {
+			return body(ProblemCode.SERVICE_UNAVAILABLE, STATEMENT_CANCELLED, Map.of());
 		}
 		if (DatabaseUnavailable.isCauseOf(failure)) {
 			return body(ProblemCode.SERVICE_UNAVAILABLE,

@@ -30,8 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A coalesced claim batch that fails answers each of its claims with the problem a lone
  * claim would get, and nobody hangs. A second instance whose statements time out after
- * 500 ms (57014: the database is not answering, 503) claims while {@code leases} is
- * locked against granting.
+ * 500 ms (57014, cancelled by PostgreSQL: 503) claims while {@code leases} is locked
+ * against granting.
  */
 class CoalescedClaimFailureTests extends LeaseTestSupport {
 

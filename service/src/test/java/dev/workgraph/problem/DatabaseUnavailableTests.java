@@ -1,10 +1,13 @@
 package dev.workgraph.problem;
 
+import java.net.SocketTimeoutException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.transaction.TransactionSystemException;
 
@@ -59,6 +62,22 @@ class DatabaseUnavailableTests {
 		RuntimeException failure = new CannotGetJdbcConnectionException("Failed to obtain JDBC Connection", timeout);
 		assertThat(DatabaseUnavailable.isPoolExhausted(failure)).isFalse();
 		assertThat(DatabaseUnavailable.isCauseOf(failure)).isTrue();
+	}
+
+	@Test
+	void aCancelledStatementIsToldApartFromALostConnection() {
+		RuntimeException cancelled = new QueryTimeoutException("PreparedStatementCallback",
+				new SQLException("ERROR: canceling statement due to user request", "57014"));
+		assertThat(DatabaseUnavailable.isStatementCancelled(cancelled)).isTrue();
+		assertThat(DatabaseUnavailable.isCauseOf(cancelled)).isTrue();
+
+		// The socket timeout: the driver gave up on a database that did not answer at
+		// all.
+		SQLException lost = new SQLException("An I/O error occurred while sending to the backend.", "08006",
+				new SocketTimeoutException("Read timed out"));
+		RuntimeException unanswered = new DataAccessResourceFailureException("PreparedStatementCallback", lost);
+		assertThat(DatabaseUnavailable.isStatementCancelled(unanswered)).isFalse();
+		assertThat(DatabaseUnavailable.isCauseOf(unanswered)).isTrue();
 	}
 
 }
