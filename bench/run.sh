@@ -12,8 +12,8 @@
 # Needs a PostgreSQL server at 127.0.0.1:5432 (user postgres, trust auth), psql and pgbench,
 # wrk, and a JDK 25 (JAVA_HOME if it is one, else /usr/lib/jvm/*25*); Node.js + npm for the
 # peer point (without them the point reports itself as not available). Creates its own
-# databases (wgbench_*) and drops them (WG_BENCH_KEEP_MAIN_DB=1 keeps the main one), and stops the
-# processes it started, however it ends.
+# databases (wgbench_*) and drops them (WG_BENCH_KEEP_MAIN_DB=1 keeps the main one, as does a failed
+# audit of it through the service), and stops the processes it started, however it ends.
 # Prints a table and a last line "bench: raw_lifecycle_32=... batch_items_per_s=N"; writes
 # bench/results/<timestamp>-<mode>.json. Exits non-zero if the service answered errors or a
 # check failed. Not part of ./mvnw verify.

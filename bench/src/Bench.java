@@ -355,11 +355,12 @@ public class Bench {
 			Files.copy(gcLog, this.resultsDir.resolve(this.stamp + "-" + which + "-service-gc.log"),
 					StandardCopyOption.REPLACE_EXISTING);
 		}
-		if (KEEP_MAIN_DATABASE && which.equals("main")) {
+		if ((KEEP_MAIN_DATABASE || this.auditFailed) && which.equals("main")) {
 			// Recorded apart from the run's databases so that run.sh's clean-up leaves it too.
 			Files.writeString(this.runDir.resolve("kept"), db + "\n");
-			this.notes.add("kept the main database for inspection (WG_BENCH_KEEP_MAIN_DB): " + db
-					+ "; drop it with: dropdb -h 127.0.0.1 -U postgres " + db);
+			this.notes.add("kept the main database for inspection ("
+					+ (this.auditFailed ? "its audit through the service failed" : "WG_BENCH_KEEP_MAIN_DB") + "): "
+					+ db + "; drop it with: dropdb -h 127.0.0.1 -U postgres " + db);
 		}
 		else {
 			Pg.dropDatabase(db);
@@ -371,6 +372,13 @@ public class Bench {
 	 * (e.g. explain a slow statement on it); the scale databases are dropped regardless.
 	 */
 	static final boolean KEEP_MAIN_DATABASE = !System.getenv().getOrDefault("WG_BENCH_KEEP_MAIN_DB", "").isEmpty();
+
+	/**
+	 * Whether the last audit through the service failed. The main database is then kept as
+	 * well: what made a statement outlast its timeout is in that database's rows and
+	 * statistics, and gone once it is dropped.
+	 */
+	boolean auditFailed;
 
 	// ---------------------------------------------------------------- throughput
 
@@ -395,7 +403,8 @@ public class Bench {
 		double best = 0;
 		List<Long> slices = new ArrayList<>();
 		for (int spent = 0; spent < MAX_WARM_SECONDS; spent += WARM_SLICE_SECONDS) {
-			fresh(QUIET_SERVICE_RATE * WARM_SLICE_SECONDS);
+			// As for a point: a slice that drained its supply would read as settled.
+			fresh(Math.max(QUIET_SERVICE_RATE, best * SUPPLY_FACTOR) * WARM_SLICE_SECONDS);
 			w = this.wrk.lifecycle(32, WARM_SLICE_SECONDS, false);
 			countErrors("warm-up (wrk)", w.errors() + w.socketErrors(), w.errorSamples());
 			this.fixtures.retireReady(QUEUE);
@@ -1124,6 +1133,7 @@ public class Bench {
 		long t0 = System.nanoTime();
 		boolean ok;
 		String via = "GET /actuator/consistency";
+		this.auditFailed = false;
 		try {
 			String body = this.load.get("/actuator/consistency");
 			ok = body.contains("\"consistent\":true");
@@ -1135,6 +1145,7 @@ public class Bench {
 			// The service audits in chunks of ids so that no statement outlasts its 30 s JDBC
 			// socket timeout; should it still fail, the same statement runs through psql over
 			// the whole id range, so the check still happens.
+			this.auditFailed = true;
 			this.problems.add("GET /actuator/consistency failed (" + Load.abbreviate(ex.getMessage())
 					+ "); ran the audit statement through psql instead");
 			String found = this.pg.sql(Sql.bind(this.sql.audit, Map.of("limit", "100", "after",
