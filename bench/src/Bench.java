@@ -1142,9 +1142,9 @@ public class Bench {
 			}
 		}
 		catch (IOException ex) {
-			// The service audits in chunks of ids so that no statement outlasts its 30 s JDBC
-			// socket timeout; should it still fail, the same statement runs through psql over
-			// the whole id range, so the check still happens.
+			// The service audits in chunks of ids so that no statement outlasts its 25 s query
+			// timeout; should it still fail, the same statement runs through psql over the
+			// whole id range, so the check still happens.
 			this.auditFailed = true;
 			this.problems.add("GET /actuator/consistency failed (" + Load.abbreviate(ex.getMessage())
 					+ "); ran the audit statement through psql instead");

@@ -144,7 +144,7 @@ public class ConsistencyAudit {
 	/**
 	 * Checks the items a chunk of ids at a time, each chunk in one statement (so one
 	 * snapshot): at ten million items one statement over all of them would outlast the
-	 * connection's socket timeout, and a chunk's cost stays bounded. Under concurrent
+	 * service's 25 s query timeout, and a chunk's cost stays bounded. Under concurrent
 	 * writes each item is still checked against a consistent view of its own graph.
 	 *
 	 * <p>

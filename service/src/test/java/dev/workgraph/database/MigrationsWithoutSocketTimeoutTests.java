@@ -18,14 +18,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
- * An upgrade whose migration runs longer than the driver's socket timeout still starts,
- * and the running service's connections keep that timeout. The socket timeout is one
- * second here and the extra migration sleeps for 2.5 s, as an index build over millions
- * of items outlasts the default 30 s.
+ * An upgrade whose migration runs longer than the driver's socket timeout and the query
+ * timeout still starts, and the running service's connections keep the socket timeout.
+ * Both timeouts are one second here and the extra migration sleeps for 2.5 s, as an index
+ * build over millions of items outlasts the default 25 and 30 s.
  */
 class MigrationsWithoutSocketTimeoutTests {
 
-	private static final int SOCKET_TIMEOUT_SECONDS = 1;
+	private static final int TIMEOUT_SECONDS = 1;
 
 	@Test
 	void aMigrationOutlastingTheSocketTimeoutCompletesAndThePoolKeepsTheTimeout() throws SQLException {
@@ -35,7 +35,8 @@ class MigrationsWithoutSocketTimeoutTests {
 						"--spring.datasource.username=" + database.username(),
 						"--spring.datasource.password=" + database.password(),
 						"--spring.datasource.hikari.pool-name=untimed-migrations",
-						"--spring.datasource.hikari.data-source-properties.socketTimeout=" + SOCKET_TIMEOUT_SECONDS,
+						"--spring.datasource.hikari.data-source-properties.socketTimeout=" + TIMEOUT_SECONDS,
+						"--spring.jdbc.template.query-timeout=" + TIMEOUT_SECONDS + "s",
 						"--spring.flyway.locations=classpath:db/migration,classpath:db/slow-migration",
 						"--workgraph.lease.reaper-enabled=false", "--workgraph.lease.vacuum-interval=0s")) {
 			HikariDataSource pool = service.getBean(HikariDataSource.class);
@@ -51,7 +52,7 @@ class MigrationsWithoutSocketTimeoutTests {
 					borrowed.add(pool.getConnection());
 				}
 				for (Connection connection : borrowed) {
-					assertThat(connection.getNetworkTimeout()).isEqualTo(SOCKET_TIMEOUT_SECONDS * 1000);
+					assertThat(connection.getNetworkTimeout()).isEqualTo(TIMEOUT_SECONDS * 1000);
 				}
 			}
 			finally {
