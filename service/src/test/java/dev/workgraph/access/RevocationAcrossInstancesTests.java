@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Concurrently;
+import dev.workgraph.testing.ServiceInstance;
 import dev.workgraph.testing.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

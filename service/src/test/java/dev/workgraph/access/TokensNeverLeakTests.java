@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import dev.workgraph.access.HostileTest.Issued;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.FreshDatabase;
+import dev.workgraph.testing.ServiceInstance;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -48,9 +49,8 @@ class TokensNeverLeakTests {
 	@Test
 	void secretsAppearOnlyInTheirCreationAnswerAndTheBootstrapLineOnce(CapturedOutput output) {
 		try (FreshDatabase database = FreshDatabase.create();
-				ServiceInstance service = ServiceInstance.start("secrecy", database.jdbcUrl(), database.username(),
-						database.password(), "--logging.level.dev.workgraph=debug",
-						"--logging.level.org.springframework.security=debug")) {
+				ServiceInstance service = ServiceInstance.start("secrecy", database,
+						"--logging.level.dev.workgraph=debug", "--logging.level.org.springframework.security=debug")) {
 			Api api = service.api();
 			String bootstrap = bootstrapToken(output.toString(), api);
 			assertThat(linesContaining(output.toString(), bootstrap)).as("log lines with the bootstrap token")

@@ -6,12 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.workgraph.WorkGraphApplication;
 import dev.workgraph.testing.FreshDatabase;
+import dev.workgraph.testing.ServiceInstance;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,16 +28,11 @@ class MigrationsWithoutSocketTimeoutTests {
 	@Test
 	void aMigrationOutlastingTheSocketTimeoutCompletesAndThePoolKeepsTheTimeout() throws SQLException {
 		try (FreshDatabase database = FreshDatabase.create();
-				ConfigurableApplicationContext service = new SpringApplicationBuilder(WorkGraphApplication.class).run(
-						"--server.port=0", "--spring.datasource.url=" + database.jdbcUrl(),
-						"--spring.datasource.username=" + database.username(),
-						"--spring.datasource.password=" + database.password(),
-						"--spring.datasource.hikari.pool-name=untimed-migrations",
+				ServiceInstance service = ServiceInstance.start("untimed-migrations", database,
 						"--spring.datasource.hikari.data-source-properties.socketTimeout=" + TIMEOUT_SECONDS,
 						"--spring.jdbc.template.query-timeout=" + TIMEOUT_SECONDS + "s",
-						"--spring.flyway.locations=classpath:db/migration,classpath:db/slow-migration",
-						"--workgraph.lease.reaper-enabled=false", "--workgraph.lease.vacuum-interval=0s")) {
-			HikariDataSource pool = service.getBean(HikariDataSource.class);
+						"--spring.flyway.locations=classpath:db/migration,classpath:db/slow-migration")) {
+			HikariDataSource pool = service.bean(HikariDataSource.class);
 			JdbcClient jdbc = JdbcClient.create(pool);
 			assertThat(jdbc.sql("select success from flyway_schema_history where version = '1000'")
 				.query(Boolean.class)

@@ -10,14 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.workgraph.WorkGraphApplication;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.FreshDatabase;
+import dev.workgraph.testing.ServiceInstance;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
-import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,16 +34,11 @@ class StatementTimeoutTests {
 	@Test
 	void aStatementPastTheQueryTimeoutIsCancelledAndTheRequestAnswered503() throws SQLException {
 		try (FreshDatabase database = FreshDatabase.create();
-				ConfigurableApplicationContext service = new SpringApplicationBuilder(WorkGraphApplication.class).run(
-						"--server.port=0", "--spring.datasource.url=" + database.jdbcUrl(),
-						"--spring.datasource.username=" + database.username(),
-						"--spring.datasource.password=" + database.password(),
-						"--spring.datasource.hikari.pool-name=statement-timeout",
-						"--spring.jdbc.template.query-timeout=1s", "--workgraph.lease.reaper-enabled=false",
-						"--workgraph.lease.vacuum-interval=0s", "--workgraph.security.enabled=false");
+				ServiceInstance service = ServiceInstance.start("statement-timeout", database,
+						"--spring.jdbc.template.query-timeout=1s", "--workgraph.security.enabled=false");
 				Connection outside = DriverManager.getConnection(database.jdbcUrl(), database.username(),
 						database.password())) {
-			Api api = new Api(((WebServerApplicationContext) service).getWebServer().getPort());
+			Api api = service.api();
 			Api.Response item = api.post("/items", Map.of("title", "locked from outside", "queue", "timeouts"));
 			assertThat(item.status()).as(item.toString()).isEqualTo(201);
 			Api.Response claim = api.post("/claims", Map.of("workerId", "patient", "queues", List.of("timeouts")));
