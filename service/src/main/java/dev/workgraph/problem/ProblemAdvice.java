@@ -222,8 +222,7 @@ class ProblemAdvice {
 		}
 		if (DatabaseUnavailable.isCauseOf(ex)) {
 			log.warn("Database unavailable: {}", ex.getMessage());
-			return Problems.response(ProblemCode.SERVICE_UNAVAILABLE,
-					"The database is unavailable right now; retry the request shortly");
+			return Problems.response(ProblemCode.SERVICE_UNAVAILABLE, Problems.DATABASE_UNAVAILABLE);
 		}
 		log.error("Unexpected failure", ex);
 		return Problems.response(ProblemCode.INTERNAL_ERROR, "An unexpected error occurred");

@@ -24,6 +24,9 @@ public final class Problems {
 
 	private static final Logger log = LoggerFactory.getLogger(Problems.class);
 
+	/** PostgreSQL cannot be reached, or a connection to it broke. */
+	static final String DATABASE_UNAVAILABLE = "The database is unavailable right now; retry the request shortly";
+
 	/**
 	 * A statement that ran past the query timeout: cancelled in PostgreSQL, its
 	 * transaction rolled back.
@@ -81,8 +84,7 @@ public final class Problems {
 			return body(ProblemCode.SERVICE_UNAVAILABLE, STATEMENT_CANCELLED, Map.of());
 		}
 		if (DatabaseUnavailable.isCauseOf(failure)) {
-			return body(ProblemCode.SERVICE_UNAVAILABLE,
-					"The database is unavailable right now; retry the request shortly", Map.of());
+			return body(ProblemCode.SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE, Map.of());
 		}
 		log.error("Unexpected failure of one entry of a batch", failure);
 		return body(ProblemCode.INTERNAL_ERROR, "An unexpected error occurred", Map.of());
