@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import javax.sql.DataSource;
+
 import dev.workgraph.audit.ConsistencyAudit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,13 +30,22 @@ public abstract class ServiceTest {
 	@LocalServerPort
 	protected int port;
 
-	@Autowired
+	/**
+	 * The tests' own SQL (fixtures, checks) on the service's pool, without the service's
+	 * query timeout: that bounds the service's statements, and a bulk fixture of a
+	 * hundred thousand items can outlast it on a busy machine.
+	 */
 	protected JdbcClient jdbc;
 
 	@Autowired
 	protected ConsistencyAudit audit;
 
 	protected Api api;
+
+	@Autowired
+	void useDatabase(DataSource dataSource) {
+		this.jdbc = JdbcClient.create(dataSource);
+	}
 
 	@BeforeEach
 	void cleanDatabase() {
