@@ -1,6 +1,7 @@
 package dev.workgraph.lease;
 
 import java.sql.Array;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -9,12 +10,15 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.item.LockedItem;
+import dev.workgraph.model.ItemRow;
 import dev.workgraph.model.LeaseRows;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
 import dev.workgraph.support.GenericPlans;
 import dev.workgraph.support.OneRoundTrip;
 import dev.workgraph.support.SqlArrays;
+import dev.workgraph.view.ItemView;
+import dev.workgraph.view.ItemViews;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -89,27 +93,43 @@ class BatchFencing {
 	 * dependencies; a row with {@code completed} false means that check was wrong and the
 	 * caller rolls back.
 	 */
-	static final String COMPLETE_ALL_IF_CURRENT = """
-			with requests as (
-			    select * from unnest(%s, %s, %s) as x(lease_id, epoch, result)
-			), %s, completed as (
-			    update work_items w
-			    set status = 'completed', result = x.result::jsonb, closed_at = now(), updated_at = now(),
-			        consecutive_expirations = 0
-			    from recorded h
-			    join requests x on x.lease_id = h.lease_id
-			    where w.id = h.item_id and w.open_children = 0 and w.unmet_dependencies = 0
-			    returning w.id, w.parent_id
-			)
-			select %s,
-			    c.id is not null as completed, c.parent_id,
-			    array(select d.item_id from dependencies d where d.depends_on_id = h.item_id) as dependents
-			from recorded h
-			left join completed c on c.id = h.item_id
-			""".formatted(
-			LEASE_IDS, EPOCHS, SqlArrays.opaque("results", "text"), LeaseHistory
-				.endAndRecord("using requests x where " + REQUESTED_LEASE_IS_CURRENT, "now()", "'completed'", "null"),
-			LeaseRows.ENDED);
+	static final String COMPLETE_ALL_IF_CURRENT = completeAll("w.id, w.parent_id",
+			LeaseRows.ENDED + ",\n    c.id is not null as completed, c.parent_id", "");
+
+	/**
+	 * {@link #COMPLETE_ALL_IF_CURRENT}, each row with its completed item's view as
+	 * {@link Fencing#COMPLETE_IF_CURRENT} returns a lone one's, for answers that show the
+	 * items: read here, the views cost neither a statement of their own after the commit
+	 * nor a second look-up of each item.
+	 */
+	static final String COMPLETE_ALL_IF_CURRENT_WITH_ITEMS = completeAll("w.*",
+			LeaseRows.ended(LeaseRows.PREFIX_BESIDE_ITEM) + ",\n    c.id is not null as completed, c.*, i.*", """
+					left join lateral (select
+					%s
+					    from (select c.id where c.id is not null) as i(id)) i on true
+					""".formatted(ItemViews.PARTS_OF_I));
+
+	private static String completeAll(String completedColumns, String columns, String joins) {
+		return """
+				with requests as (
+				    select * from unnest(%s, %s, %s) as x(lease_id, epoch, result)
+				), %s, completed as (
+				    update work_items w
+				    set status = 'completed', result = x.result::jsonb, closed_at = now(), updated_at = now(),
+				        consecutive_expirations = 0
+				    from recorded h
+				    join requests x on x.lease_id = h.lease_id
+				    where w.id = h.item_id and w.open_children = 0 and w.unmet_dependencies = 0
+				    returning %s
+				)
+				select %s,
+				    array(select d.item_id from dependencies d where d.depends_on_id = h.item_id) as dependents
+				from recorded h
+				left join completed c on c.id = h.item_id
+				%s""".formatted(LEASE_IDS, EPOCHS, SqlArrays.opaque("results", "text"), LeaseHistory
+			.endAndRecord("using requests x where " + REQUESTED_LEASE_IS_CURRENT, "now()", "'completed'", "null"),
+				completedColumns, columns, joins);
+	}
 
 	/**
 	 * Releases the requests' current leases, each with its own reason, as
@@ -170,14 +190,26 @@ class BatchFencing {
 	 * {@link #COMPLETE_ALL_IF_CURRENT}); answers one row per lease it completed.
 	 * {@code results} are JSON texts or nulls.
 	 */
-	List<Fencing.Completion> completeAll(List<UUID> leaseIds, long[] epochs, List<String> results) {
-		return this.jdbc.sql(COMPLETE_ALL_IF_CURRENT)
+	List<Fencing.Completion> completeAll(List<UUID> leaseIds, long[] epochs, List<String> results, boolean withItems) {
+		return this.jdbc.sql(withItems ? COMPLETE_ALL_IF_CURRENT_WITH_ITEMS : COMPLETE_ALL_IF_CURRENT)
 			.param("leaseIds", SqlArrays.uuids(leaseIds))
 			.param("epochs", SqlArrays.longs(epochs))
 			.param("results", SqlArrays.texts(results))
-			.query((rs, n) -> new Fencing.Completion(LeaseRows.map(rs, n), rs.getBoolean("completed"),
-					Rows.uuid(rs, "parent_id"), 0, 0, uuids(rs.getArray("dependents")), null))
+			.query(withItems ? BatchFencing::completionWithItem : BatchFencing::completion)
 			.list();
+	}
+
+	private static Fencing.Completion completion(ResultSet rs, int n) throws SQLException {
+		return new Fencing.Completion(LeaseRows.map(rs, n), rs.getBoolean("completed"), Rows.uuid(rs, "parent_id"), 0,
+				0, uuids(rs.getArray("dependents")), null);
+	}
+
+	private static Fencing.Completion completionWithItem(ResultSet rs, int n) throws SQLException {
+		boolean completed = rs.getBoolean("completed");
+		// The item ended its lease: its view shows none.
+		ItemView item = completed ? ItemViews.viewWithParts(ItemRow.map(rs, n), rs, null) : null;
+		return new Fencing.Completion(LeaseRows.read(rs, LeaseRows.PREFIX_BESIDE_ITEM), completed,
+				Rows.uuid(rs, "parent_id"), 0, 0, uuids(rs.getArray("dependents")), item);
 	}
 
 	/**

@@ -102,8 +102,8 @@ class LeaseCommands {
 				: null;
 		this.endings = endings;
 		boolean groupCommit = coalescing.groupCommit();
-		this.completions = groupCommit ? lanes(coalescing, batchThreads, (lane, batch) -> endings.completeAll(batch),
-				(lane, done) -> withItems(done)) : null;
+		this.completions = groupCommit ? lanes(coalescing, batchThreads,
+				(lane, batch) -> endings.completeAll(batch, true), (lane, done) -> withItems(done)) : null;
 		this.chained = groupCommit
 				? lanes(coalescing, batchThreads, this::chainTogether, (filter, done) -> withItemsOfChained(done))
 				: null;
@@ -400,7 +400,10 @@ class LeaseCommands {
 	 * together. The answer is the lease alone, so no item view is read.
 	 */
 	List<PerRequest<LeaseView>> completeAll(List<LeaseEndings.Completing> requests) {
-		return this.endings.completeAll(requests).stream().map((done) -> done.map(LeaseEndings.Ended::lease)).toList();
+		return this.endings.completeAll(requests, false)
+			.stream()
+			.map((done) -> done.map(LeaseEndings.Ended::lease))
+			.toList();
 	}
 
 	/**

@@ -79,12 +79,12 @@ class LeaseEndings {
 
 	/**
 	 * The completions, answered in request order (see the class comment); those completed
-	 * together come without their items' views.
+	 * together come with their items' views only {@code withItems}.
 	 */
-	List<PerRequest<Ended>> completeAll(List<Completing> requests) {
+	List<PerRequest<Ended>> completeAll(List<Completing> requests, boolean withItems) {
 		if (requests.size() > 1 && distinct(requests.stream().map(Completing::leaseId).toList())) {
 			try {
-				return this.transactions.inTransaction(() -> completeTogether(requests));
+				return this.transactions.inTransaction(() -> completeTogether(requests, withItems));
 			}
 			catch (RuntimeException ex) {
 				if (Problems.isDatabaseUnavailable(ex)) {
@@ -108,10 +108,10 @@ class LeaseEndings {
 		if (!distinct(requests.stream().map(Completing::leaseId).toList())) {
 			throw new OneByOne();
 		}
-		return completeTogether(requests);
+		return completeTogether(requests, true);
 	}
 
-	private List<PerRequest<Ended>> completeTogether(List<Completing> requests) {
+	private List<PerRequest<Ended>> completeTogether(List<Completing> requests, boolean withItems) {
 		List<UUID> leaseIds = requests.stream().map(Completing::leaseId).toList();
 		long[] epochs = requests.stream().mapToLong(Completing::epoch).toArray();
 		List<BatchFencing.Locked> locked = this.batchFencing.lockItems(leaseIds, epochs);
@@ -135,7 +135,7 @@ class LeaseEndings {
 		}
 		List<Fencing.Completion> completions = this.batchFencing.completeAll(
 				going.stream().map(Completing::leaseId).toList(), going.stream().mapToLong(Completing::epoch).toArray(),
-				going.stream().map(Completing::result).toList());
+				going.stream().map(Completing::result).toList(), withItems);
 		Map<UUID, Fencing.Completion> byLease = new HashMap<>();
 		completions.forEach((completion) -> byLease.put(completion.lease().id(), completion));
 		List<BlockerDelta> unblocked = new ArrayList<>();
@@ -150,7 +150,7 @@ class LeaseEndings {
 				throw new OneByOne();
 			}
 			unblocked.addAll(unblocked(completion));
-			answers.set(i, PerRequest.done(new Ended(completion.lease(), null)));
+			answers.set(i, PerRequest.done(new Ended(completion.lease(), completion.item())));
 		}
 		this.readiness.adjust(unblocked);
 		// Single completions count in Fencing; these ran as one statement.

@@ -91,6 +91,40 @@ class GroupCommitTests extends LeaseTestSupport {
 	}
 
 	/**
+	 * Completions committed together answer each item's view from the statement that
+	 * completed it: the same view, parts and all, that a read of the item gives
+	 * afterwards.
+	 */
+	@Test
+	void completionsCommittedTogetherAnswerTheViewsThatAReadGivesAfterwards() throws Exception {
+		UUID done = createItem("done before");
+		assertOk(complete(claim("worker-done"), Map.of()));
+		int alone = this.coalescing.maxInFlight();
+		int queued = 8;
+		List<JsonNode> claims = claimedItems(alone + queued);
+		for (JsonNode claim : claims) {
+			// An edge to a completed item, which does not block, and an answered
+			// question.
+			assertThat(this.api.post("/items/" + itemId(claim) + "/dependencies", Map.of("dependsOn", done)).status())
+				.isEqualTo(201);
+			assertOk(resolve(askForAttention(claim, "this way?", false).id(), "yes"));
+		}
+		List<Api.Response> answers = queuedBehindLock(alone, "lease_history", alone + queued,
+				(i) -> this.api.post("/leases/" + leaseId(claims.get(i)) + "/complete",
+						Map.of("epoch", epoch(claims.get(i)), "result", Map.of("n", i))));
+		for (int i = 0; i < answers.size(); i++) {
+			assertOk(answers.get(i));
+			JsonNode answered = answers.get(i).body().path("item");
+			assertThat(answered.path("dependsOn").size()).isOne();
+			assertThat(answered.path("attentionRequests").size()).isOne();
+			assertThat(answered).isEqualTo(item(itemId(claims.get(i))));
+		}
+		assertThat(count("select count(distinct xmin::text) from lease_history where outcome = 'completed'"))
+			.as("the worker-done completion, the lone ones and one or two batches")
+			.isBetween(1 + alone + 1L, 1 + alone + 2L);
+	}
+
+	/**
 	 * Completions with {@code claimNext} that queue together commit with their claims in
 	 * one transaction: test triggers record the (top-level) transaction that writes each
 	 * completed lease's history row and each new lease, and each completion shares its

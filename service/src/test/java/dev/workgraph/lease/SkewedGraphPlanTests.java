@@ -9,6 +9,8 @@ import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -103,12 +105,14 @@ class SkewedGraphPlanTests {
 		assertReadsOnlyItsOwnRows(plan);
 	}
 
-	@Test
-	void aGroupOfCompletionsReadsOnlyItsOwnItemsRows() {
-		JsonNode plan = explainAndRollBack(
-				BatchFencing.COMPLETE_ALL_IF_CURRENT.replace(":leaseIds", "'{" + LEASE + "}'")
-					.replace(":epochs", "'{1}'")
-					.replace(":results", "'{\"{}\"}'"));
+	@ParameterizedTest
+	@ValueSource(booleans = { false, true })
+	void aGroupOfCompletionsReadsOnlyItsOwnItemsRows(boolean withItems) {
+		String statement = withItems ? BatchFencing.COMPLETE_ALL_IF_CURRENT_WITH_ITEMS
+				: BatchFencing.COMPLETE_ALL_IF_CURRENT;
+		JsonNode plan = explainAndRollBack(statement.replace(":leaseIds", "'{" + LEASE + "}'")
+			.replace(":epochs", "'{1}'")
+			.replace(":results", "'{\"{}\"}'"));
 
 		assertReadsOnlyItsOwnRows(plan);
 	}

@@ -66,7 +66,8 @@ class StaleStatisticsPlanTests extends LeaseTestSupport {
 		assertThat(QueryPlans.rowsRead(lock, "work_items")).as("item rows read by the lock of a group of %d", BATCH)
 			.isLessThanOrEqualTo(2 * BATCH);
 
-		for (String statement : List.of(BatchFencing.COMPLETE_ALL_IF_CURRENT, BatchFencing.RELEASE_ALL_IF_CURRENT,
+		for (String statement : List.of(BatchFencing.COMPLETE_ALL_IF_CURRENT,
+				BatchFencing.COMPLETE_ALL_IF_CURRENT_WITH_ITEMS, BatchFencing.RELEASE_ALL_IF_CURRENT,
 				BatchFencing.RENEW_ALL_IF_CURRENT)) {
 			JsonNode plan = explainAndRollBack(statement.replace(":leaseIds", leaseIds)
 				.replace(":epochs", ones)
