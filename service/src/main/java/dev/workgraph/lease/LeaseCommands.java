@@ -381,7 +381,10 @@ class LeaseCommands {
 		}
 	}
 
-	/** The completed items' views, read together after the commit where not yet read. */
+	/**
+	 * The chained answers with their completed items' views, which the completions read
+	 * themselves (see {@link #withItems}).
+	 */
 	private List<PerRequest<Chained>> withItemsOfChained(List<PerRequest<Chained>> chained) {
 		List<PerRequest<LeaseAndItem>> completed = withItems(
 				chained.stream().map((done) -> done.map(Chained::ended)).toList());
@@ -408,7 +411,7 @@ class LeaseCommands {
 
 	/**
 	 * The answers: each ended lease with its item's view, read together after the commit
-	 * where the ending did not read it itself.
+	 * where the ending did not read it itself (releases; completions read theirs).
 	 */
 	private List<PerRequest<LeaseAndItem>> withItems(List<PerRequest<LeaseEndings.Ended>> ended) {
 		Map<UUID, ItemView> byId = new HashMap<>();

@@ -135,7 +135,8 @@ public class ItemViews {
 			return List.of();
 		}
 		Map<UUID, ItemView> found = new HashMap<>();
-		// Releases and group-committed completions answer with one: see GenericPlans.
+		// One item (GET /items/{id}, a lone release): its own statement, see
+		// GenericPlans.
 		boolean one = ids.size() == 1;
 		this.genericPlans
 			.query(one ? ITEM_VIEW_BY_ID : ITEM_VIEWS_BY_ID,
