@@ -187,8 +187,9 @@ class BatchFencing {
 
 	/**
 	 * Completes under the current ones of the leases (see
-	 * {@link #COMPLETE_ALL_IF_CURRENT}); answers one row per lease it completed.
-	 * {@code results} are JSON texts or nulls.
+	 * {@link #COMPLETE_ALL_IF_CURRENT}); answers one row per lease it completed, with the
+	 * completed item's view if {@code withItems}. {@code results} are JSON texts or
+	 * nulls.
 	 */
 	List<Fencing.Completion> completeAll(List<UUID> leaseIds, long[] epochs, List<String> results, boolean withItems) {
 		return this.jdbc.sql(withItems ? COMPLETE_ALL_IF_CURRENT_WITH_ITEMS : COMPLETE_ALL_IF_CURRENT)
