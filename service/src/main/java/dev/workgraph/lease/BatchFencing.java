@@ -10,14 +10,12 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.item.LockedItem;
-import dev.workgraph.model.ItemRow;
 import dev.workgraph.model.LeaseRows;
 import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
 import dev.workgraph.support.GenericPlans;
 import dev.workgraph.support.OneRoundTrip;
 import dev.workgraph.support.SqlArrays;
-import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -206,11 +204,8 @@ class BatchFencing {
 	}
 
 	private static Fencing.Completion completionWithItem(ResultSet rs, int n) throws SQLException {
-		boolean completed = rs.getBoolean("completed");
-		// The item ended its lease: its view shows none.
-		ItemView item = completed ? ItemViews.viewWithParts(ItemRow.map(rs, n), rs, null) : null;
-		return new Fencing.Completion(LeaseRows.read(rs, LeaseRows.PREFIX_BESIDE_ITEM), completed,
-				Rows.uuid(rs, "parent_id"), 0, 0, uuids(rs.getArray("dependents")), item);
+		return new Fencing.Completion(LeaseRows.read(rs, LeaseRows.PREFIX_BESIDE_ITEM), rs.getBoolean("completed"),
+				Rows.uuid(rs, "parent_id"), 0, 0, uuids(rs.getArray("dependents")), Fencing.completedItem(rs, n));
 	}
 
 	/**

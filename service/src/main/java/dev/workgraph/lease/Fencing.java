@@ -285,12 +285,20 @@ public class Fencing {
 	}
 
 	private static Completion completion(ResultSet rs, int n) throws SQLException {
-		LeaseView lease = LeaseRows.read(rs, LeaseRows.PREFIX_BESIDE_ITEM);
-		boolean completed = rs.getBoolean("completed");
+		return new Completion(LeaseRows.read(rs, LeaseRows.PREFIX_BESIDE_ITEM), rs.getBoolean("completed"),
+				Rows.uuid(rs, "parent_id"), rs.getInt("blocking_children"), rs.getInt("blocking_dependencies"),
+				uuids(rs.getArray("dependents")), completedItem(rs, n));
+	}
+
+	/**
+	 * The view of the item a completion statement completed, from the item's row and its
+	 * parts beside the ended lease ({@link #COMPLETE_IF_CURRENT}, and
+	 * {@link BatchFencing#COMPLETE_ALL_IF_CURRENT_WITH_ITEMS}); null when it completed
+	 * nothing.
+	 */
+	static ItemView completedItem(ResultSet rs, int n) throws SQLException {
 		// The item ended its lease: its view shows none.
-		ItemView item = completed ? ItemViews.viewWithParts(ItemRow.map(rs, n), rs, null) : null;
-		return new Completion(lease, completed, Rows.uuid(rs, "parent_id"), rs.getInt("blocking_children"),
-				rs.getInt("blocking_dependencies"), uuids(rs.getArray("dependents")), item);
+		return rs.getBoolean("completed") ? ItemViews.viewWithParts(ItemRow.map(rs, n), rs, null) : null;
 	}
 
 	private LeaseRejected rejected(LeaseRejected.Reason reason, UUID leaseId, long presentedEpoch, long currentEpoch) {
