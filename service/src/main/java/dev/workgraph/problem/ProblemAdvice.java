@@ -216,13 +216,10 @@ class ProblemAdvice {
 					"Every database connection stayed busy for the pool timeout (the service is overloaded); "
 							+ "retry the request shortly");
 		}
-		if (DatabaseUnavailable.isStatementCancelled(ex)) {
-			log.warn("Statement cancelled: {}", ex.getMessage());
-			return Problems.response(ProblemCode.SERVICE_UNAVAILABLE, Problems.STATEMENT_CANCELLED);
-		}
-		if (DatabaseUnavailable.isCauseOf(ex)) {
-			log.warn("Database unavailable: {}", ex.getMessage());
-			return Problems.response(ProblemCode.SERVICE_UNAVAILABLE, Problems.DATABASE_UNAVAILABLE);
+		String unavailable = Problems.databaseUnavailableDetail(ex);
+		if (unavailable != null) {
+			log.warn("{} ({})", unavailable, ex.getMessage());
+			return Problems.response(ProblemCode.SERVICE_UNAVAILABLE, unavailable);
 		}
 		log.error("Unexpected failure", ex);
 		return Problems.response(ProblemCode.INTERNAL_ERROR, "An unexpected error occurred");

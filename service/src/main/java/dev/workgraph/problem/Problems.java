@@ -25,13 +25,13 @@ public final class Problems {
 	private static final Logger log = LoggerFactory.getLogger(Problems.class);
 
 	/** PostgreSQL cannot be reached, or a connection to it broke. */
-	static final String DATABASE_UNAVAILABLE = "The database is unavailable right now; retry the request shortly";
+	private static final String DATABASE_UNAVAILABLE = "The database is unavailable right now; retry the request shortly";
 
 	/**
 	 * A statement that ran past the query timeout: cancelled in PostgreSQL, its
 	 * transaction rolled back.
 	 */
-	static final String STATEMENT_CANCELLED = "A database statement ran longer than the service allows and "
+	private static final String STATEMENT_CANCELLED = "A database statement ran longer than the service allows and "
 			+ "PostgreSQL cancelled it; what it was doing was rolled back. Retry the request shortly";
 
 	/**
@@ -80,14 +80,24 @@ public final class Problems {
 			return body(ProblemCode.SERVICE_UNAVAILABLE,
 					"The request kept conflicting with concurrent changes; retry it", Map.of());
 		}
-		if (DatabaseUnavailable.isStatementCancelled(failure)) {
-			return body(ProblemCode.SERVICE_UNAVAILABLE, STATEMENT_CANCELLED, Map.of());
-		}
-		if (DatabaseUnavailable.isCauseOf(failure)) {
-			return body(ProblemCode.SERVICE_UNAVAILABLE, DATABASE_UNAVAILABLE, Map.of());
+		String unavailable = databaseUnavailableDetail(failure);
+		if (unavailable != null) {
+			return body(ProblemCode.SERVICE_UNAVAILABLE, unavailable, Map.of());
 		}
 		log.error("Unexpected failure of one entry of a batch", failure);
 		return body(ProblemCode.INTERNAL_ERROR, "An unexpected error occurred", Map.of());
+	}
+
+	/**
+	 * The 503's detail for a failure of the database rather than of the request: a
+	 * statement cancelled past the query timeout (checked first: its SQLSTATE counts as
+	 * unavailable too), or the database out of reach; null for anything else.
+	 */
+	static String databaseUnavailableDetail(Throwable failure) {
+		if (DatabaseUnavailable.isStatementCancelled(failure)) {
+			return STATEMENT_CANCELLED;
+		}
+		return DatabaseUnavailable.isCauseOf(failure) ? DATABASE_UNAVAILABLE : null;
 	}
 
 	/**
