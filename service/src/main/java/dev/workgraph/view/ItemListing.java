@@ -109,9 +109,14 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 		String walkEnd = "select greatest(item_id, :listed) from work_item_titles where " + afterCursor
 				+ " order by item_id offset :walk - 1 limit 1";
 		// offset 0 keeps the page's limit out of the matches' plan: the trigram index
-		// finds them all, however few the page still needs.
+		// finds them all, however few the page still needs. Each match's item is
+		// looked up by key (a lateral subquery that offset 0 keeps from being merged
+		// into a join): the planner prices the matches from a sample of the titles, and
+		// when the sample happens to hold one it expects many and joined them to the
+		// whole of work_items.
 		String rest = "select w.* from (select item_id from work_item_titles where title ilike :titlePattern"
-				+ " and item_id > :walkedTo offset 0) m\njoin work_items w on w.id = m.item_id\nwhere true"
+				+ " and item_id > :walkedTo offset 0) m\n"
+				+ "cross join lateral (select * from work_items w where w.id = m.item_id offset 0) w\nwhere true"
 				+ itemFilters + "\norder by w.id limit :limit";
 		return new ItemListing(walk, params, walkEnd, rest);
 	}

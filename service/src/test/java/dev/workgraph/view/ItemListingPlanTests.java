@@ -145,11 +145,18 @@ class ItemListingPlanTests extends ServiceTest {
 			JsonNode walk = explain(listing.sql(), params, mode);
 			assertThat(QueryPlans.rowsRead(walk, "work_item_titles")).as("titles walked (%s)", mode)
 				.isEqualTo(ItemListing.WALKED_TITLES);
-			JsonNode rest = explain(listing.rest(), params, mode);
-			for (String table : List.of("work_item_titles", "work_items")) {
-				assertThat(QueryPlans.rowsRead(rest, table))
-					.as("%s rows read after the walk for %s (%s)", table, word, mode)
-					.isLessThanOrEqualTo(BOUND);
+			// The planner prices a pattern's matches from a sample of the titles: when
+			// that sample happens to hold one, it expects many and would rather join
+			// them to the whole of work_items than look each up (seen in CI, once).
+			// Nested loops turned off stand for that estimate.
+			for (boolean lookupsPriced : List.of(false, true)) {
+				JsonNode rest = explain(listing.rest(), params, mode, lookupsPriced);
+				for (String table : List.of("work_item_titles", "work_items")) {
+					assertThat(QueryPlans.rowsRead(rest, table))
+						.as("%s rows read after the walk for %s (%s%s)", table, word, mode,
+								lookupsPriced ? ", nested loops off" : "")
+						.isLessThanOrEqualTo(BOUND);
+				}
 			}
 		}
 	}
@@ -208,6 +215,11 @@ class ItemListingPlanTests extends ServiceTest {
 	}
 
 	private JsonNode explain(String statement, Map<String, Object> params, String planCacheMode) {
+		return explain(statement, params, planCacheMode, false);
+	}
+
+	private JsonNode explain(String statement, Map<String, Object> params, String planCacheMode,
+			boolean nestedLoopsOff) {
 		// Only the parameters the statement takes: PREPARE cannot type one it never uses.
 		List<String> names = params.keySet()
 			.stream()
@@ -225,6 +237,9 @@ class ItemListingPlanTests extends ServiceTest {
 		String json = rolledBack.execute((status) -> {
 			status.setRollbackOnly();
 			this.jdbc.sql("set local plan_cache_mode = " + planCacheMode).update();
+			if (nestedLoopsOff) {
+				this.jdbc.sql("set local enable_nestloop = off").update();
+			}
 			this.jdbc.sql("prepare listing as " + prepared).update();
 			try {
 				return this.jdbc
