@@ -152,6 +152,8 @@ timed "items, search (common word)" "/items?q=billing&limit=50"
 timed "items, search (one match)" "/items?q=$(printf '%s' 777777 | md5sum | cut -c1-8)&limit=50"
 timed "items, search (no match)" "/items?q=zzzzzz&limit=50"
 timed "items, search + status" "/items?q=deploy&status=blocked&limit=50"
+timed "items, search in a queue (common word)" "/items?q=billing&queue=queue-3&limit=50"
+timed "items, search in a queue (no match)" "/items?q=zzzzzz&queue=queue-3&limit=50"
 timed "item (50 neighbours)" "/items/$HUB"
 timed "item, dependents" "/items/$HUB/dependents?limit=100"
 timed "item, lease timeline" "/items/$HUB/leases"
@@ -194,7 +196,22 @@ where item_id >= '00000000-0000-0000-0000-000000000000' order by item_id offset 
 explain (analyze, buffers, costs off)
 select w.* from (select item_id from work_item_titles where title ilike '%zzzzzz%'
     and item_id > :'walked_to' offset 0) m
-join work_items w on w.id = m.item_id
+cross join lateral (select * from work_items w where w.id = m.item_id offset 0) w
+where true order by w.id limit 51;
+\echo search in queue-3, no match: the walk of the queue's first 10,000 items, then the index's matches of that queue after them
+explain (analyze, buffers, costs off)
+select w.* from (select queue, id as item_id, title from work_items
+    where (queue, id) >= ('queue-3', '00000000-0000-0000-0000-000000000000')
+    and (queue, id) <= ('queue-3', 'ffffffff-ffff-ffff-ffff-ffffffffffff') order by queue, id limit 10000) k
+join work_items w on w.id = k.item_id
+where k.title ilike '%zzzzzz%' order by k.queue, w.id limit 51;
+select greatest(id, '00000000-0000-0000-0000-000000000000') as walked_to from work_items
+where (queue, id) >= ('queue-3', '00000000-0000-0000-0000-000000000000')
+and (queue, id) <= ('queue-3', 'ffffffff-ffff-ffff-ffff-ffffffffffff') order by queue, id offset 10000 - 1 limit 1 \gset
+explain (analyze, buffers, costs off)
+select w.* from (select item_id from work_item_titles where queue = 'queue-3' and title ilike '%zzzzzz%'
+    and item_id > :'walked_to' offset 0) m
+cross join lateral (select * from work_items w where w.id = m.item_id offset 0) w
 where true order by w.id limit 51;
 \echo cancelled in queue-3 (none)
 explain (analyze, buffers, costs off)

@@ -23,19 +23,20 @@ import dev.workgraph.view.ItemViews.ItemFilter;
  * ordered and limited to the page on its own, then the sources are merged in id order and
  * the items read by key: without the inner limits the planner sorted a whole source. The
  * status is checked on the row too, so an item is never listed under a status it does not
- * have. A filter by parent is selective by itself and checks the status on the row alone;
- * so is a queue's index, with a title.
+ * have. A filter by parent is selective by itself and checks the status on the row alone.
  *
  * <p>
- * A title search without a parent or a queue runs in two bounded steps, since no single
- * plan suits every pattern: walking the titles in id order finds a page of a common word
- * at once but reads every title when the word is rare or absent (seconds at ten million
- * items), and the trigram index finds a rare word at once but every title that has a
- * common one. The planner picks between the two from an estimate of how many titles
- * match, which for a word it has no statistics on is a guess that grows with the table:
- * at nine million items it walked the whole table for a word no title held. So
- * {@link #sql} walks a fixed number of titles after the cursor, and only if that does not
- * fill the page does {@link #rest} ask the trigram index for the matches after them.
+ * A title search without a parent runs in two bounded steps, since no single plan suits
+ * every pattern: walking the titles in id order finds a page of a common word at once but
+ * reads every title when the word is rare or absent (seconds at ten million items), and
+ * the trigram index finds a rare word at once but every title that has a common one. The
+ * planner picks between the two from an estimate of how many titles match, which for a
+ * word it has no statistics on is a guess that grows with the table: at nine million
+ * items it walked the whole table for a word no title held. So {@link #sql} walks a fixed
+ * number of titles after the cursor, and only if that does not fill the page does
+ * {@link #rest} ask the trigram index for the matches after them. Within a queue the walk
+ * reads that queue's items, and the index, which holds each title's queue beside its
+ * trigrams, answers that queue's matches only.
  *
  * @param sql the page's statement
  * @param params its parameters; a title search's {@link #walkEnd} also takes
@@ -80,7 +81,7 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 		if (byStatus) {
 			params.put("statuses", SqlArrays.texts(filter.statuses().stream().map(ItemStatus::wire).toList()));
 		}
-		if (filter.titleContains() != null && filter.parentId() == null && filter.queue() == null) {
+		if (filter.titleContains() != null && filter.parentId() == null) {
 			return titleSearch(filter, byStatus, after != null, params);
 		}
 		String sql = (byStatus && filter.parentId() == null && filter.titleContains() == null)
@@ -92,29 +93,44 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 			Map<String, Object> params) {
 		params.put("titlePattern", titlePattern(filter));
 		params.put("walk", WALKED_TITLES);
+		boolean inQueue = filter.queue() != null;
 		// Bounded on both sides by parameters even from the start, so that a generic
 		// plan, priced without their values, still reads the walk as a range of the
 		// key (one bound alone it prices at a third of the table, and scanned it all).
-		String afterCursor = after ? "item_id > :after" : "item_id >= :first";
+		// Within a queue the bounds and the order are row comparisons of (queue, id),
+		// which only the queue's index of work_items can take: with queue = :queue and
+		// the order by id, the planner could read the whole table in id order and keep
+		// the queue's rows (200,000 rows for the walk of a queue that holds a twentieth
+		// of a million items, seen once where the same data later gave the index).
+		String range = inQueue
+				? "(queue, id) " + (after ? "> (:queue, :after)" : ">= (:queue, :first)")
+						+ " and (queue, id) <= (:queue, :last)"
+				: (after ? "item_id > :after" : "item_id >= :first") + " and item_id <= :last";
+		String order = inQueue ? "queue, id" : "item_id";
 		if (!after) {
 			params.put("first", FIRST_ID);
 		}
 		params.put("last", LAST_ID);
 		String itemFilters = byStatus ? " and w.status = any(:statuses::text[])" : "";
 		// The walk's own limit stops it after its titles; the page's limit stops it
-		// sooner when they match.
-		String walk = "select w.* from (select item_id, title from work_item_titles where " + afterCursor
-				+ " and item_id <= :last order by item_id limit :walk) k\njoin work_items w on w.id = k.item_id\n"
-				+ "where k.title ilike :titlePattern" + itemFilters + "\norder by w.id limit :limit";
-		String walkEnd = "select greatest(item_id, :listed) from work_item_titles where " + afterCursor
-				+ " order by item_id offset :walk - 1 limit 1";
+		// sooner when they match, provided the page is ordered as the walk is. Within a
+		// queue it walks the queue's items, whose rows hold their titles.
+		String walked = inQueue ? "select queue, id as item_id, title from work_items where " + range
+				: "select item_id, title from work_item_titles where " + range;
+		String walk = "select w.* from (" + walked + " order by " + order + " limit :walk) k\n"
+				+ "join work_items w on w.id = k.item_id\n" + "where k.title ilike :titlePattern" + itemFilters
+				+ "\norder by " + (inQueue ? "k.queue, w.id" : "w.id") + " limit :limit";
+		String walkEnd = "select greatest(" + (inQueue ? "id" : "item_id") + ", :listed) from "
+				+ (inQueue ? "work_items" : "work_item_titles") + " where " + range + " order by " + order
+				+ " offset :walk - 1 limit 1";
 		// offset 0 keeps the page's limit out of the matches' plan: the trigram index
 		// finds them all, however few the page still needs. Each match's item is
 		// looked up by key (a lateral subquery that offset 0 keeps from being merged
 		// into a join): the planner prices the matches from a sample of the titles, and
 		// when the sample happens to hold one it expects many and joined them to the
 		// whole of work_items.
-		String rest = "select w.* from (select item_id from work_item_titles where title ilike :titlePattern"
+		String rest = "select w.* from (select item_id from work_item_titles where "
+				+ (inQueue ? "queue = :queue and " : "") + "title ilike :titlePattern"
 				+ " and item_id > :walkedTo offset 0) m\n"
 				+ "cross join lateral (select * from work_items w where w.id = m.item_id offset 0) w\nwhere true"
 				+ itemFilters + "\norder by w.id limit :limit";
@@ -167,8 +183,7 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 			params.put("parentId", filter.parentId());
 		}
 		if (filter.titleContains() != null) {
-			// With a parent or a queue: that parent's children, or the queue's items
-			// in id order, their titles checked by key.
+			// With a parent: that parent's children, their titles checked by key.
 			sql.append(" and exists (select 1 from work_item_titles t where t.item_id = work_items.id"
 					+ " and t.title ilike :titlePattern)");
 			params.put("titlePattern", titlePattern(filter));

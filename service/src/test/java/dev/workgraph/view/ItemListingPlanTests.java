@@ -44,6 +44,8 @@ class ItemListingPlanTests extends ServiceTest {
 
 	private static final int PAGE = 51;
 
+	private static final String BIG_QUEUE = "big";
+
 	/** Several sources of a page each read about a page, and the items by key. */
 	private static final long BOUND = 6L * PAGE;
 
@@ -137,13 +139,36 @@ class ItemListingPlanTests extends ServiceTest {
 	@ParameterizedTest
 	@ValueSource(strings = { "no title has this", "item 4242" })
 	void aRareOrAbsentWordReadsTheWalkAndItsMatchesOnly(String word) {
-		ItemListing listing = ItemListing.of(new ItemFilter(null, null, null, word), null, PAGE);
+		assertReadsTheWalkAndTheMatchesAfterIt(new ItemFilter(null, null, null, word), "work_item_titles");
+	}
+
+	/**
+	 * Within a queue larger than the walk, a word that only other queues' titles hold
+	 * (each of the hundred thousand), and one that no title holds: the walk reads its
+	 * fixed number of the queue's items, and the index answers that queue's matches only,
+	 * never the other queues' (before, the queue's items were read in id order, every one
+	 * of them for such a word). Explained as ItemViews runs the steps, custom and
+	 * generic.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "item", "no title has this" })
+	void aSearchWithinALargeQueueReadsTheWalkAndThatQueuesMatchesOnly(String word) {
+		aQueueLargerThanTheWalk();
+		assertReadsTheWalkAndTheMatchesAfterIt(new ItemFilter(null, BIG_QUEUE, null, word), "work_items");
+	}
+
+	/**
+	 * The search's walk reads exactly its fixed number of rows of {@code walked}, and the
+	 * rest after it about a page of titles and items, with custom and generic plans.
+	 */
+	private void assertReadsTheWalkAndTheMatchesAfterIt(ItemFilter filter, String walked) {
+		ItemListing listing = ItemListing.of(filter, null, PAGE);
 		Map<String, Object> params = new LinkedHashMap<>(listing.params());
 		params.put("listed", ItemListing.FIRST_ID);
 		params.put("walkedTo", this.jdbc.sql(listing.walkEnd()).params(params).query(UUID.class).single());
 		for (String mode : List.of("force_custom_plan", "force_generic_plan")) {
 			JsonNode walk = explain(listing.sql(), params, mode);
-			assertThat(QueryPlans.rowsRead(walk, "work_item_titles")).as("titles walked (%s)", mode)
+			assertThat(QueryPlans.rowsRead(walk, walked)).as("%s walked (%s)", walked, mode)
 				.isEqualTo(ItemListing.WALKED_TITLES);
 			// The planner prices a pattern's matches from a sample of the titles: when
 			// that sample happens to hold one, it expects many and would rather join
@@ -153,7 +178,7 @@ class ItemListingPlanTests extends ServiceTest {
 				JsonNode rest = explain(listing.rest(), params, mode, lookupsPriced);
 				for (String table : List.of("work_item_titles", "work_items")) {
 					assertThat(QueryPlans.rowsRead(rest, table))
-						.as("%s rows read after the walk for %s (%s%s)", table, word, mode,
+						.as("%s rows read after the walk for %s (%s%s)", table, filter, mode,
 								lookupsPriced ? ", nested loops off" : "")
 						.isLessThanOrEqualTo(BOUND);
 				}
@@ -163,36 +188,62 @@ class ItemListingPlanTests extends ServiceTest {
 
 	/**
 	 * Pages of a search cross from the walk to the trigram index's matches in id order,
-	 * each match once, with and without a status.
+	 * each match once, with and without a status, with and without a queue.
 	 */
 	@Test
 	void aSearchPagesThroughTheWalkAndTheMatchesAfterIt() {
+		aQueueLargerThanTheWalk();
 		for (Set<ItemStatus> statuses : Arrays.asList(null, EnumSet.of(ItemStatus.COMPLETED),
 				EnumSet.of(ItemStatus.READY, ItemStatus.BLOCKED))) {
-			for (String word : List.of("item 9999", "ITEM 777", "no title has this")) {
-				String statusCheck = (statuses != null) ? " and status = any(:statuses::text[])" : "";
-				List<UUID> expected = this.jdbc
-					.sql("select id from work_items where title ilike :pattern" + statusCheck + " order by id")
-					.param("pattern", "%" + word + "%")
-					.param("statuses",
-							(statuses != null) ? statuses.stream().map(ItemStatus::wire).toArray(String[]::new)
-									: new String[0])
-					.query(UUID.class)
-					.list();
-				List<UUID> listed = new ArrayList<>();
-				String cursor = null;
-				do {
-					Page<ItemView> page = this.itemViews.list(new ItemFilter(statuses, null, null, word), 3, cursor);
-					page.entries().forEach((item) -> listed.add(item.id()));
-					cursor = page.nextCursor();
+			for (String queue : Arrays.asList(null, "q9", BIG_QUEUE)) {
+				for (String word : List.of("item 9999", "ITEM 777", "big 1999", "no title has this")) {
+					String statusCheck = (statuses != null) ? " and status = any(:statuses::text[])" : "";
+					List<UUID> expected = this.jdbc
+						.sql("select id from work_items where title ilike :pattern" + statusCheck
+								+ " and (:queue::text is null or queue = :queue) order by id")
+						.param("pattern", "%" + word + "%")
+						.param("statuses",
+								(statuses != null) ? statuses.stream().map(ItemStatus::wire).toArray(String[]::new)
+										: new String[0])
+						.param("queue", queue)
+						.query(UUID.class)
+						.list();
+					List<UUID> listed = new ArrayList<>();
+					String cursor = null;
+					do {
+						Page<ItemView> page = this.itemViews.list(new ItemFilter(statuses, queue, null, word), 3,
+								cursor);
+						page.entries().forEach((item) -> listed.add(item.id()));
+						cursor = page.nextCursor();
+					}
+					while (cursor != null);
+					assertThat(listed).as("%s in %s, statuses %s", word, queue, statuses).isEqualTo(expected);
 				}
-				while (cursor != null);
-				assertThat(listed).as("%s, statuses %s", word, statuses).isEqualTo(expected);
 			}
 		}
 		assertThat(this.jdbc.sql("select count(*) from work_items where title ilike '%item 9999%'")
 			.query(Long.class)
 			.single()).as("matches of the first word, most of them beyond the walk").isEqualTo(11);
+		assertThat(this.jdbc
+			.sql("select count(*) from work_items where title ilike '%big 1999%' and queue = '" + BIG_QUEUE + "'")
+			.query(Long.class)
+			.single()).as("matches of the big queue's word, most of them beyond its walk").isEqualTo(11);
+	}
+
+	/**
+	 * Four times as many ready items as a search walks, in a queue of their own, titled
+	 * {@code big N}: no word of the other queues' titles is in theirs.
+	 */
+	private void aQueueLargerThanTheWalk() {
+		this.jdbc.sql("""
+				with created as (
+				    insert into work_items (id, title, queue, status, ready_since)
+				    select gen_random_uuid(), 'big ' || n, :queue, 'ready', now() from generate_series(1, :items) n
+				    returning id, queue, priority, ready_since)
+				insert into ready_items (item_id, queue, priority, ready_since)
+				select id, queue, priority, ready_since from created
+				""").param("queue", BIG_QUEUE).param("items", 4 * ItemListing.WALKED_TITLES).update();
+		this.jdbc.sql("analyze").update();
 	}
 
 	private void assertReadsAboutAPage(ItemFilter filter) {
