@@ -355,11 +355,14 @@ public class Bench {
 			Files.copy(gcLog, this.resultsDir.resolve(this.stamp + "-" + which + "-service-gc.log"),
 					StandardCopyOption.REPLACE_EXISTING);
 		}
-		if ((KEEP_MAIN_DATABASE || this.auditFailed) && which.equals("main")) {
+		boolean auditFailedHere = this.auditFailed;
+		this.auditFailed = false;
+		if ((KEEP_MAIN_DATABASE && which.equals("main")) || auditFailedHere) {
 			// Recorded apart from the run's databases so that run.sh's clean-up leaves it too.
-			Files.writeString(this.runDir.resolve("kept"), db + "\n");
-			this.notes.add("kept the main database for inspection ("
-					+ (this.auditFailed ? "its audit through the service failed" : "WG_BENCH_KEEP_MAIN_DB") + "): "
+			Files.writeString(this.runDir.resolve("kept"), db + "\n", StandardOpenOption.CREATE,
+					StandardOpenOption.APPEND);
+			this.notes.add("kept the " + which + " database for inspection ("
+					+ (auditFailedHere ? "its audit through the service failed" : "WG_BENCH_KEEP_MAIN_DB") + "): "
 					+ db + "; drop it with: dropdb -h 127.0.0.1 -U postgres " + db);
 		}
 		else {
@@ -369,14 +372,16 @@ public class Bench {
 
 	/**
 	 * Whether the main database outlives the run, to examine what its points left behind
-	 * (e.g. explain a slow statement on it); the scale databases are dropped regardless.
+	 * (e.g. explain a slow statement on it); the scale databases are dropped unless their
+	 * audit failed.
 	 */
 	static final boolean KEEP_MAIN_DATABASE = !System.getenv().getOrDefault("WG_BENCH_KEEP_MAIN_DB", "").isEmpty();
 
 	/**
-	 * Whether the last audit through the service failed. The main database is then kept as
-	 * well: what made a statement outlast its timeout is in that database's rows and
-	 * statistics, and gone once it is dropped.
+	 * Whether the audit through the service of the database about to be dropped failed.
+	 * That database (the main one or the largest scale one) is then kept: what made a
+	 * statement outlast its timeout is in its rows and statistics, and gone once it is
+	 * dropped.
 	 */
 	boolean auditFailed;
 
