@@ -8,12 +8,13 @@
 #   bench/run.sh --reaper-only 10   # only the 10,000-expiry point, 10 times, with its diagnostics
 #   bench/run.sh --open-loop-only 3 # the service's warm-up, then only the open loop (500 claims/s), 3 times
 #   bench/run.sh --scale-only 6     # only the scale points (10^3, 10^5, 10^6 items), 6 rounds of all sizes
+#   bench/run.sh --scale-only 1 --full-sizes  # the same with the full run's sizes (10^7 items)
 #
 # Needs a PostgreSQL server at 127.0.0.1:5432 (user postgres, trust auth), psql and pgbench,
 # wrk, and a JDK 25 (JAVA_HOME if it is one, else /usr/lib/jvm/*25*); Node.js + npm for the
 # peer point (without them the point reports itself as not available). Creates its own
-# databases (wgbench_*) and drops them (WG_BENCH_KEEP_MAIN_DB=1 keeps the main one, as does a failed
-# audit of it through the service), and stops the processes it started, however it ends.
+# databases (wgbench_*) and drops them (WG_BENCH_KEEP_MAIN_DB=1 keeps the main one; a database whose
+# audit through the service failed is kept too), and stops the processes it started, however it ends.
 # Prints a table and a last line "bench: raw_lifecycle_32=... batch_items_per_s=N"; writes
 # bench/results/<timestamp>-<mode>.json. Exits non-zero if the service answered errors or a
 # check failed. Not part of ./mvnw verify.
@@ -23,9 +24,9 @@ cd "$(dirname "$0")/.."
 for arg in "$@"; do
 	case "$arg" in
 		--quick) ;;
-		--reaper-only | --open-loop-only | --scale-only) ;;
+		--reaper-only | --open-loop-only | --scale-only | --full-sizes) ;;
 		[0-9]*) ;;
-		*) echo "usage: bench/run.sh [--quick] | --reaper-only N | --open-loop-only N | --scale-only N" >&2; exit 2 ;;
+		*) echo "usage: bench/run.sh [--quick] | --reaper-only N | --open-loop-only N | --scale-only N [--full-sizes]" >&2; exit 2 ;;
 	esac
 done
 

@@ -182,6 +182,7 @@ public class Bench {
 		int reaperOnly = 0;
 		int openLoopOnly = 0;
 		int scaleOnly = 0;
+		boolean fullSizes = false;
 		Path javaHome = Path.of(System.getProperty("java.home"));
 		Path jar = Path.of("service/target/work-graph-service-0.1.0-SNAPSHOT.jar");
 		Path runDir = null;
@@ -192,6 +193,7 @@ public class Bench {
 				case "--reaper-only" -> reaperOnly = Integer.parseInt(args[++i]);
 				case "--open-loop-only" -> openLoopOnly = Integer.parseInt(args[++i]);
 				case "--scale-only" -> scaleOnly = Integer.parseInt(args[++i]);
+				case "--full-sizes" -> fullSizes = true;
 				case "--jar" -> jar = Path.of(args[++i]);
 				case "--run-dir" -> runDir = Path.of(args[++i]);
 				case "--results" -> results = Path.of(args[++i]);
@@ -208,9 +210,10 @@ public class Bench {
 					QUICK.openSeconds(), openLoopOnly, new long[0], 0, 0, 0, 0, 0, 0, 0);
 		}
 		if (scaleOnly > 0) {
-			// The scale points alone, each size measured N times: for their latencies.
-			mode = new Mode("scale", 0, 0, 0, 0, 0, false, 0, 0, QUICK.sizes(), QUICK.scaleClaims(), scaleOnly, 0, 0, 0,
-					0, 0);
+			// The scale points alone, each size measured N times: for their latencies, and
+			// with the full run's sizes for the audit of its largest table.
+			mode = new Mode("scale", 0, 0, 0, 0, 0, false, 0, 0, (fullSizes ? FULL : QUICK).sizes(),
+					QUICK.scaleClaims(), scaleOnly, 0, 0, 0, 0, 0);
 		}
 		runDir = (runDir != null) ? Files.createDirectories(runDir) : Files.createTempDirectory("wg-bench");
 		Files.createDirectories(results);
