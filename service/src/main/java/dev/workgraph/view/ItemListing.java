@@ -99,9 +99,9 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 		// key (one bound alone it prices at a third of the table, and scanned it all).
 		// Within a queue the bounds and the order are row comparisons of (queue, id),
 		// which only the queue's index of work_items can take: with queue = :queue and
-		// the order by id, the planner could read the whole table in id order and keep
-		// the queue's rows (200,000 rows for the walk of a queue that holds a twentieth
-		// of a million items, seen once where the same data later gave the index).
+		// the order by id, a plan could read the table in id order and keep the queue's
+		// rows (seen once at a million items: 200,000 rows for a walk of 10,000 in a
+		// queue of 50,000).
 		String range = inQueue
 				? "(queue, id) " + (after ? "> (:queue, :after)" : ">= (:queue, :first)")
 						+ " and (queue, id) <= (:queue, :last)"
