@@ -93,45 +93,62 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 			Map<String, Object> params) {
 		params.put("titlePattern", titlePattern(filter));
 		params.put("walk", WALKED_TITLES);
-		boolean inQueue = filter.queue() != null;
-		// Bounded on both sides by parameters even from the start, so that a generic
-		// plan, priced without their values, still reads the walk as a range of the
-		// key (one bound alone it prices at a third of the table, and scanned it all).
-		// Within a queue the bounds and the order are row comparisons of (queue, id),
-		// which only the queue's index of work_items can take: with queue = :queue and
-		// the order by id, a plan could read the table in id order and keep the queue's
-		// rows (seen once at a million items: 200,000 rows for a walk of 10,000 in a
-		// queue of 50,000).
-		String range = inQueue
-				? "(queue, id) " + (after ? "> (:queue, :after)" : ">= (:queue, :first)")
-						+ " and (queue, id) <= (:queue, :last)"
-				: (after ? "item_id > :after" : "item_id >= :first") + " and item_id <= :last";
-		String order = inQueue ? "queue, id" : "item_id";
+		// The walk's source: the titles in id order, or within a queue the queue's
+		// items, whose rows hold their titles. Bounded on both sides by parameters even
+		// from the start, so that a generic plan, priced without their values, still
+		// reads the walk as a range of the key (one bound alone it prices at a third of
+		// the table, and scanned it all). Within a queue the bounds and the order are row
+		// comparisons of (queue, id), which only the queue's index of work_items can
+		// take: with queue = :queue and the order by id, a plan could read the table in
+		// id order and keep the queue's rows (seen once at a million items: 200,000 rows
+		// for a walk of 10,000 in a queue of 50,000). The page is ordered as the walk is,
+		// so that the page's limit stops the walk once it has the page.
+		String table;
+		String columns;
+		String key;
+		String range;
+		String order;
+		String pageOrder;
+		String restInQueue;
+		if (filter.queue() != null) {
+			table = "work_items";
+			columns = "queue, id as item_id, title";
+			key = "id";
+			range = "(queue, id) " + (after ? "> (:queue, :after)" : ">= (:queue, :first)")
+					+ " and (queue, id) <= (:queue, :last)";
+			order = "queue, id";
+			pageOrder = "k.queue, w.id";
+			restInQueue = "queue = :queue and ";
+		}
+		else {
+			table = "work_item_titles";
+			columns = "item_id, title";
+			key = "item_id";
+			range = (after ? "item_id > :after" : "item_id >= :first") + " and item_id <= :last";
+			order = "item_id";
+			pageOrder = "w.id";
+			restInQueue = "";
+		}
 		if (!after) {
 			params.put("first", FIRST_ID);
 		}
 		params.put("last", LAST_ID);
 		String itemFilters = byStatus ? " and w.status = any(:statuses::text[])" : "";
 		// The walk's own limit stops it after its titles; the page's limit stops it
-		// sooner when they match, provided the page is ordered as the walk is. Within a
-		// queue it walks the queue's items, whose rows hold their titles.
-		String walked = inQueue ? "select queue, id as item_id, title from work_items where " + range
-				: "select item_id, title from work_item_titles where " + range;
-		String walk = "select w.* from (" + walked + " order by " + order + " limit :walk) k\n"
-				+ "join work_items w on w.id = k.item_id\n" + "where k.title ilike :titlePattern" + itemFilters
-				+ "\norder by " + (inQueue ? "k.queue, w.id" : "w.id") + " limit :limit";
-		String walkEnd = "select greatest(" + (inQueue ? "id" : "item_id") + ", :listed) from "
-				+ (inQueue ? "work_items" : "work_item_titles") + " where " + range + " order by " + order
-				+ " offset :walk - 1 limit 1";
+		// sooner when they match.
+		String walk = "select w.* from (select " + columns + " from " + table + " where " + range + " order by " + order
+				+ " limit :walk) k\njoin work_items w on w.id = k.item_id\n" + "where k.title ilike :titlePattern"
+				+ itemFilters + "\norder by " + pageOrder + " limit :limit";
+		String walkEnd = "select greatest(" + key + ", :listed) from " + table + " where " + range + " order by "
+				+ order + " offset :walk - 1 limit 1";
 		// offset 0 keeps the page's limit out of the matches' plan: the trigram index
 		// finds them all, however few the page still needs. Each match's item is
 		// looked up by key (a lateral subquery that offset 0 keeps from being merged
 		// into a join): the planner prices the matches from a sample of the titles, and
 		// when the sample happens to hold one it expects many and joined them to the
 		// whole of work_items.
-		String rest = "select w.* from (select item_id from work_item_titles where "
-				+ (inQueue ? "queue = :queue and " : "") + "title ilike :titlePattern"
-				+ " and item_id > :walkedTo offset 0) m\n"
+		String rest = "select w.* from (select item_id from work_item_titles where " + restInQueue
+				+ "title ilike :titlePattern" + " and item_id > :walkedTo offset 0) m\n"
 				+ "cross join lateral (select * from work_items w where w.id = m.item_id offset 0) w\nwhere true"
 				+ itemFilters + "\norder by w.id limit :limit";
 		return new ItemListing(walk, params, walkEnd, rest);
