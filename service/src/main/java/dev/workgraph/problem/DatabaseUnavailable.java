@@ -68,22 +68,6 @@ final class DatabaseUnavailable {
 	}
 
 	/**
-	 * Whether PostgreSQL cancelled a statement that was still running (SQLSTATE 57014):
-	 * when it ran past the service's query timeout, pgjdbc asked PostgreSQL to cancel it,
-	 * so it does not run on after the service has given up (or an administrator cancelled
-	 * it). The connection stays usable and the transaction rolled back.
-	 */
-	static boolean isStatementCancelled(Throwable failure) {
-		for (Throwable cause = failure; cause != null && cause.getCause() != cause; cause = cause.getCause()) {
-			if (cause instanceof QueryTimeoutException
-					|| (cause instanceof SQLException sql && "57014".equals(sql.getSQLState()))) {
-				return true;
-			}
-		}
-		return false;
-	}
-
-	/**
 	 * 08: connection exceptions; 53: insufficient resources (too many connections);
 	 * 57P01-57P05: administrator or crash shutdown, cannot connect now, idle session
 	 * timeout; 57014: query cancelled (statement timeout).

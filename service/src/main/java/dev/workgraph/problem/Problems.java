@@ -9,6 +9,7 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import dev.workgraph.support.StatementCancelled;
 import org.springframework.dao.ConcurrencyFailureException;
 
 import org.springframework.http.HttpHeaders;
@@ -94,7 +95,7 @@ public final class Problems {
 	 * unavailable too), or the database out of reach; null for anything else.
 	 */
 	static String databaseUnavailableDetail(Throwable failure) {
-		if (DatabaseUnavailable.isStatementCancelled(failure)) {
+		if (StatementCancelled.isCauseOf(failure)) {
 			return STATEMENT_CANCELLED;
 		}
 		return DatabaseUnavailable.isCauseOf(failure) ? DATABASE_UNAVAILABLE : null;

@@ -4,6 +4,7 @@ import java.net.SocketTimeoutException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 
+import dev.workgraph.support.StatementCancelled;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -68,7 +69,7 @@ class DatabaseUnavailableTests {
 	void aCancelledStatementIsToldApartFromALostConnection() {
 		RuntimeException cancelled = new QueryTimeoutException("PreparedStatementCallback",
 				new SQLException("ERROR: canceling statement due to user request", "57014"));
-		assertThat(DatabaseUnavailable.isStatementCancelled(cancelled)).isTrue();
+		assertThat(StatementCancelled.isCauseOf(cancelled)).isTrue();
 		assertThat(DatabaseUnavailable.isCauseOf(cancelled)).isTrue();
 
 		// The socket timeout: the driver gave up on a database that did not answer at
@@ -76,7 +77,7 @@ class DatabaseUnavailableTests {
 		SQLException lost = new SQLException("An I/O error occurred while sending to the backend.", "08006",
 				new SocketTimeoutException("Read timed out"));
 		RuntimeException unanswered = new DataAccessResourceFailureException("PreparedStatementCallback", lost);
-		assertThat(DatabaseUnavailable.isStatementCancelled(unanswered)).isFalse();
+		assertThat(StatementCancelled.isCauseOf(unanswered)).isFalse();
 		assertThat(DatabaseUnavailable.isCauseOf(unanswered)).isTrue();
 	}
 
