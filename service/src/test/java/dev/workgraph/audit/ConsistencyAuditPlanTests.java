@@ -14,6 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -158,7 +159,9 @@ class ConsistencyAuditPlanTests {
 	@ParameterizedTest
 	@ValueSource(ints = { 100, 2_000, 100_000 })
 	void theChunkIsConsistent(int chunkSize) {
-		ConsistencyAudit.Report report = new ConsistencyAudit(jdbc, chunkSize).run();
+		ConsistencyAudit.Report report = new ConsistencyAudit(new JdbcTemplate(database.dataSource()), chunkSize,
+				chunkSize)
+			.run();
 
 		assertThat(report.inconsistencies()).as("the fixture's graph").isEmpty();
 		assertThat(report.itemsChecked()).isEqualTo(1 + COMPLETED + CHUNK + CANCELLED + READY + LEASED);

@@ -1,9 +1,19 @@
 package dev.workgraph.audit;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
+import javax.sql.DataSource;
+
+import dev.workgraph.support.StatementCancelled;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Database;
 import dev.workgraph.testing.IntegrationTest;
@@ -13,6 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,6 +43,12 @@ class ConsistencyAuditTests {
 	@Autowired
 	private JdbcClient jdbc;
 
+	@Autowired
+	private JdbcTemplate template;
+
+	@Autowired
+	private DataSource dataSource;
+
 	private Api api;
 
 	@BeforeEach
@@ -47,10 +64,8 @@ class ConsistencyAuditTests {
 
 	@Test
 	void aHealthyGraphIsConsistentInOneChunkOrMany() {
-		UUID first = create(Map.of("title", "first"));
-		create(Map.of("title", "second", "dependsOn", List.of(first)));
-		create(Map.of("title", "child", "parentId", first));
-		for (ConsistencyAudit audit : List.of(new ConsistencyAudit(this.jdbc), new ConsistencyAudit(this.jdbc, 1))) {
+		createThreeRelatedItems();
+		for (ConsistencyAudit audit : List.of(new ConsistencyAudit(this.template), audit(1))) {
 			ConsistencyAudit.Report report = audit.run();
 			assertThat(report.consistent()).isTrue();
 			assertThat(report.itemsChecked()).isEqualTo(3);
@@ -72,7 +87,7 @@ class ConsistencyAuditTests {
 		this.jdbc.sql("update ready_items set priority = 7 where item_id = ?").param(reprioritised).update();
 
 		for (int chunkSize : List.of(100_000, 2, 1)) {
-			ConsistencyAudit.Report report = new ConsistencyAudit(this.jdbc, chunkSize).run();
+			ConsistencyAudit.Report report = audit(chunkSize).run();
 			assertThat(report.consistent()).as("chunk size %d", chunkSize).isFalse();
 			assertThat(report.itemsChecked()).isEqualTo(7);
 			assertThat(report.inconsistencies()).as("chunk size %d", chunkSize)
@@ -104,7 +119,7 @@ class ConsistencyAuditTests {
 		assertThat(completed.status()).as(completed.toString()).isEqualTo(200);
 		assertThat(this.api.post("/claims", Map.of("workerId", "w", "queues", List.of("hold"))).status())
 			.isEqualTo(201);
-		assertThat(new ConsistencyAudit(this.jdbc).run().consistent()).isTrue();
+		assertThat(new ConsistencyAudit(this.template).run().consistent()).isTrue();
 
 		this.jdbc.sql("delete from parked_items where item_id = ?").param(waiting).update();
 		this.jdbc.sql("insert into parked_items values (?, 'default', 'cancelled')").param(strayParked).update();
@@ -117,7 +132,7 @@ class ConsistencyAuditTests {
 			.update();
 		this.jdbc.sql("update leases set queue = 'elsewhere' where item_id = ?").param(held).update();
 
-		assertThat(new ConsistencyAudit(this.jdbc, 2).run().inconsistencies()).containsExactlyInAnyOrder(
+		assertThat(audit(2).run().inconsistencies()).containsExactlyInAnyOrder(
 				new ConsistencyAudit.Inconsistency(waiting, "status is blocked but parked as nothing"),
 				new ConsistencyAudit.Inconsistency(strayParked, "status is ready but parked as cancelled"),
 				new ConsistencyAudit.Inconsistency(completedBehindTheBack,
@@ -142,13 +157,125 @@ class ConsistencyAuditTests {
 		}
 		this.jdbc.sql("delete from ready_items").update();
 
-		ConsistencyAudit.Report report = new ConsistencyAudit(this.jdbc, 7).run();
+		ConsistencyAudit.Report report = audit(7).run();
 
 		assertThat(report.consistent()).isFalse();
 		assertThat(report.itemsChecked()).isEqualTo(150);
 		List<UUID> expected = this.jdbc.sql("select id from work_items order by id limit 100").query(UUID.class).list();
 		assertThat(report.inconsistencies()).extracting(ConsistencyAudit.Inconsistency::itemId)
 			.containsExactlyElementsOf(expected);
+	}
+
+	/**
+	 * A chunk cancelled at the query timeout is checked again in halves. Here the chunk
+	 * statement waits for a lock held from outside past a timeout of one second; the lock
+	 * goes at 1.6 s, while the first half waits.
+	 */
+	@Test
+	void aChunkCancelledAtTheQueryTimeoutIsCheckedAgainInHalves() throws Exception {
+		createThreeRelatedItems();
+		try (Connection outside = lockLeaseHistory()) {
+			CompletableFuture<Void> released = CompletableFuture.runAsync(() -> rollback(outside),
+					CompletableFuture.delayedExecutor(1600, TimeUnit.MILLISECONDS));
+			long started = System.nanoTime();
+
+			ConsistencyAudit.Report report = new ConsistencyAudit(withQueryTimeoutOfOneSecond(), 4, 1).run();
+
+			assertThat(report.consistent()).isTrue();
+			assertThat(report.itemsChecked()).isEqualTo(3);
+			// It waited for the lock past the timeout: the first chunk was cancelled.
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThan(Duration.ofMillis(1500));
+			released.get(10, TimeUnit.SECONDS);
+		}
+	}
+
+	/** Chunks of 4, 2 and 1 items each cancelled at one second: the audit gives up. */
+	@Test
+	void anAuditWhoseSmallestChunkOutlastsTheQueryTimeoutFails() throws Exception {
+		createThreeRelatedItems();
+		try (Connection outside = lockLeaseHistory()) {
+			long started = System.nanoTime();
+
+			assertThatThrownBy(() -> new ConsistencyAudit(withQueryTimeoutOfOneSecond(), 4, 1).run())
+				.matches(StatementCancelled::isCauseOf, "a cancelled statement");
+
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(Duration.ofSeconds(3),
+					Duration.ofSeconds(15));
+			rollback(outside);
+		}
+	}
+
+	/**
+	 * A statement an administrator cancels ends the audit at once: checking the chunk
+	 * again would wait out the query timeout of 20 s on the lock that is still held.
+	 */
+	@Test
+	void aChunkCancelledByAnAdministratorEndsTheAudit() throws Exception {
+		createThreeRelatedItems();
+		JdbcTemplate slow = new JdbcTemplate(this.dataSource);
+		slow.setQueryTimeout(20);
+		try (Connection outside = lockLeaseHistory()) {
+			CompletableFuture<Boolean> cancelled = CompletableFuture.supplyAsync(this::cancelTheWaitingChunk);
+			long started = System.nanoTime();
+
+			assertThatThrownBy(() -> new ConsistencyAudit(slow, 4, 1).run()).matches(StatementCancelled::isCauseOf,
+					"a cancelled statement");
+
+			assertThat(cancelled.get(10, TimeUnit.SECONDS)).isTrue();
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+			rollback(outside);
+		}
+	}
+
+	private boolean cancelTheWaitingChunk() {
+		for (int attempt = 0; attempt < 500; attempt++) {
+			List<Boolean> cancelled = this.jdbc.sql("""
+					select pg_cancel_backend(pid) from pg_stat_activity
+					where datname = current_database() and wait_event_type = 'Lock' and query like '%with unmet as%'
+					""").query(Boolean.class).list();
+			if (!cancelled.isEmpty()) {
+				return cancelled.getFirst();
+			}
+			LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+		}
+		return false;
+	}
+
+	private void createThreeRelatedItems() {
+		UUID first = create(Map.of("title", "first"));
+		create(Map.of("title", "second", "dependsOn", List.of(first)));
+		create(Map.of("title", "child", "parentId", first));
+	}
+
+	/**
+	 * Only the chunk statement reads lease_history: the chunks' bounds are still found.
+	 */
+	private Connection lockLeaseHistory() throws SQLException {
+		Connection outside = this.dataSource.getConnection();
+		outside.setAutoCommit(false);
+		try (Statement lock = outside.createStatement()) {
+			lock.execute("lock table lease_history in access exclusive mode");
+		}
+		return outside;
+	}
+
+	private static void rollback(Connection connection) {
+		try {
+			connection.rollback();
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private JdbcTemplate withQueryTimeoutOfOneSecond() {
+		JdbcTemplate template = new JdbcTemplate(this.dataSource);
+		template.setQueryTimeout(1);
+		return template;
+	}
+
+	private ConsistencyAudit audit(int chunkSize) {
+		return new ConsistencyAudit(this.template, chunkSize, chunkSize);
 	}
 
 	private UUID create(Map<String, Object> fields) {
