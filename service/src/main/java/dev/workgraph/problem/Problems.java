@@ -9,7 +9,6 @@ import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import dev.workgraph.support.StatementCancelled;
 import org.springframework.dao.ConcurrencyFailureException;
 
 import org.springframework.http.HttpHeaders;

@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import javax.sql.DataSource;
 
-import dev.workgraph.support.StatementCancelled;
+import dev.workgraph.problem.StatementCancelled;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Database;
 import dev.workgraph.testing.IntegrationTest;

@@ -4,7 +4,6 @@ import java.net.SocketTimeoutException;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 
-import dev.workgraph.support.StatementCancelled;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.dao.DataAccessResourceFailureException;

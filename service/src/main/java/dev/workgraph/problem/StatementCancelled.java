@@ -1,4 +1,4 @@
-package dev.workgraph.support;
+package dev.workgraph.problem;
 
 import java.sql.SQLException;
 
