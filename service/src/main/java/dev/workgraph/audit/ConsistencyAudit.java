@@ -208,9 +208,10 @@ public class ConsistencyAudit {
 				if (!cancelledAtTheQueryTimeout(ex, ran) || size <= this.smallestChunk) {
 					throw ex;
 				}
+				int smaller = Math.max(this.smallestChunk, size / 2);
 				log.warn("Audit chunk of {} items after {} up to {} was cancelled at the query timeout after {} ms;"
-						+ " checking it again in chunks of {}", size, after, upTo, ran.toMillis(), size / 2);
-				size = Math.max(this.smallestChunk, size / 2);
+						+ " checking it again in chunks of {}", size, after, upTo, ran.toMillis(), smaller);
+				size = smaller;
 			}
 		}
 		long items = this.jdbc.sql(ITEM_COUNT).query(Long.class).single();
