@@ -231,7 +231,7 @@ class ConsistencyAuditTests {
 		for (int attempt = 0; attempt < 500; attempt++) {
 			List<Boolean> cancelled = this.jdbc.sql("""
 					select pg_cancel_backend(pid) from pg_stat_activity
-					where datname = current_database() and wait_event_type = 'Lock' and query like '%with unmet as%'
+					where datname = current_database() and wait_event_type = 'Lock' and query like '%with facts as%'
 					""").query(Boolean.class).list();
 			if (!cancelled.isEmpty()) {
 				return cancelled.getFirst();
