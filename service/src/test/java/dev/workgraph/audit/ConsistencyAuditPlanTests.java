@@ -76,21 +76,7 @@ class ConsistencyAuditPlanTests {
 		jdbc.sql("insert into ready_items (item_id, queue, priority, ready_since) "
 				+ "select id, queue, priority, ready_since from work_items")
 			.update();
-		jdbc.sql(
-				"""
-						insert into work_items (id, title, status, epoch, closed_at)
-						select ('01900000-0000-7000-8001-' || lpad(to_hex(i), 12, '0'))::uuid, 'done ' || i, 'completed', 1, now()
-						from generate_series(1, :completed) i
-						""")
-			.param("completed", COMPLETED)
-			.update();
-		jdbc.sql(
-				"""
-						insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, expires_at, ended_at, outcome)
-						select gen_random_uuid(), id, 'w', 1, now(), now() + interval '1 hour', now(), 'completed'
-						from work_items where status = 'completed'
-						""")
-			.update();
+		completedWithTheirLeases("01900000-0000-7000-8001-", COMPLETED);
 		jdbc.sql("""
 				insert into work_items (id, title, status, unmet_dependencies)
 				select ('01900000-0000-7000-8002-' || lpad(to_hex(i), 12, '0'))::uuid, 'waiting ' || i, 'blocked', 1
@@ -100,7 +86,7 @@ class ConsistencyAuditPlanTests {
 				+ "' from work_items where status = 'blocked'")
 			.update();
 		parkedQueuedAndLeasedBeyondTheChunk();
-		completedWithTheirLeases();
+		completedWithTheirLeases("01900000-0000-7000-8001-8", CHUNK);
 		jdbc.sql("vacuum analyze").update();
 	}
 
@@ -137,21 +123,25 @@ class ConsistencyAuditPlanTests {
 				""").update();
 	}
 
-	private static void completedWithTheirLeases() {
+	/**
+	 * Completed items, each with its completed lease in history, their ids the prefix
+	 * followed by a hexadecimal count.
+	 */
+	private static void completedWithTheirLeases(String idPrefix, int count) {
 		jdbc.sql(
 				"""
-						insert into work_items (id, title, status, epoch, closed_at)
-						select ('01900000-0000-7000-8001-8' || lpad(to_hex(i), 11, '0'))::uuid, 'finished ' || i, 'completed', 1, now()
-						from generate_series(1, :chunk) i
-						""")
-			.param("chunk", CHUNK)
-			.update();
-		jdbc.sql(
-				"""
+						with completed as (
+						    insert into work_items (id, title, status, epoch, closed_at)
+						    select (:prefix || lpad(to_hex(i), 36 - length(:prefix), '0'))::uuid, 'done ' || i, 'completed', 1, now()
+						    from generate_series(1, :count) i
+						    returning id
+						)
 						insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, expires_at, ended_at, outcome)
 						select gen_random_uuid(), id, 'w', 1, now(), now() + interval '1 hour', now(), 'completed'
-						from work_items where title like 'finished %'
+						from completed
 						""")
+			.param("prefix", idPrefix)
+			.param("count", count)
 			.update();
 	}
 
