@@ -755,20 +755,31 @@ public class Bench {
 				errors, Results.CpuCores.of(cpu));
 	}
 
-	/** graphile-worker, default mode, 32 concurrent jobs, on its own fresh database. */
+	/**
+	 * graphile-worker, default mode, 32 concurrent jobs, on its own fresh database, in turns
+	 * with the service's wrk lifecycle at 32 (which goes first alternates): the lifecycle
+	 * point runs half an hour earlier in a full run, and the machine's speed has changed by
+	 * half in that time.
+	 */
 	Results.Peer peer(String peerDb) throws Exception {
 		Peer peerRunner = new Peer(this.benchDir.resolve("peer"));
 		String why = peerRunner.install();
 		if (why != null) {
 			this.problems.add("peer: " + why);
 			return new Results.Peer(false, why, null, null, PEER_CONCURRENCY, 0, Results.Spread.none(), Double.NaN, 0, 0,
-					Results.CpuCores.of(List.of()));
+					Results.CpuCores.of(List.of()), null, Results.Spread.none());
 		}
 		List<Double> rates = new ArrayList<>();
 		List<Cpu.Cores> cpu = new ArrayList<>();
+		SideRuns service = new SideRuns("wrk", PEER_CONCURRENCY);
+		List<Double> ratios = new ArrayList<>();
 		Peer.Run last = null;
 		long failed = 0;
 		for (int rep = 0; rep < this.mode.peerReps(); rep++) {
+			boolean serviceFirst = rep % 2 == 1;
+			if (serviceFirst) {
+				serviceBesidePeer(service);
+			}
 			probeMachine("peer");
 			Pg.createDatabase(peerDb);
 			Files.writeString(this.runDir.resolve("databases"), peerDb + "\n", StandardOpenOption.CREATE,
@@ -784,7 +795,11 @@ public class Bench {
 			finally {
 				Pg.dropDatabase(peerDb);
 			}
+			if (!serviceFirst) {
+				serviceBesidePeer(service);
+			}
 			rates.add(last.jobsPerSecond());
+			ratios.add(service.rates.get(rep) / last.jobsPerSecond());
 			cpu.add(last.cpu());
 			failed += last.failed();
 			this.peerRate = Math.max(this.peerRate, last.jobsPerSecond());
@@ -795,11 +810,23 @@ public class Bench {
 		if (failed > 0) {
 			this.problems.add("peer: " + failed + " jobs failed");
 		}
+		if (service.empty > 0) {
+			this.problems.add("peer: the service's queue drained beside it (" + service.empty
+					+ " empty claims); the point is not valid");
+		}
 		Results.Peer p = new Results.Peer(true, null, last.library(), last.mode(), PEER_CONCURRENCY,
 				last.maxPoolSize(), Results.Spread.of(rates), last.windowSeconds(), this.mode.peerWarmSeconds(), failed,
-				Results.CpuCores.of(cpu));
-		say("peer %s at %d: %s jobs/s", p.library(), PEER_CONCURRENCY, p.jobsPerSecond().text());
+				Results.CpuCores.of(cpu), service.side(), Results.Spread.of(ratios));
+		say("peer %s at %d: %s jobs/s; in turns with it, wrk lifecycle %s items/s (ratio per turn %s)", p.library(),
+				PEER_CONCURRENCY, p.jobsPerSecond().text(), p.serviceBeside().itemsPerSecond().text(),
+				p.ratioPerTurn().runs());
 		return p;
+	}
+
+	/** One repetition of the wrk lifecycle at the peer's concurrency, for the peer's ratio. */
+	void serviceBesidePeer(SideRuns service) throws Exception {
+		probeMachine("peer (wrk lifecycle in turns)");
+		wrkSide(service, PEER_CONCURRENCY, false, new double[2]);
 	}
 
 	/** 500 claims/s due from 32 wrk connections, each followed by its complete. */

@@ -115,10 +115,15 @@ final class Results {
 			CpuCores cpuCores) {
 	}
 
-	/** graphile-worker in its default mode, same concurrency, same PostgreSQL, same run. */
+	/**
+	 * graphile-worker in its default mode, same concurrency, same PostgreSQL, same run;
+	 * {@code serviceBeside} is the service's wrk lifecycle at the same concurrency measured
+	 * in turns with graphile-worker's repetitions (the peer ratio's numerator), and
+	 * {@code ratioPerTurn} each repetition's rate over the peer's in the same turn.
+	 */
 	record Peer(boolean available, String unavailableBecause, String library, String mode, int concurrency,
 			int maxPoolSize, Spread jobsPerSecond, double windowSeconds, int warmSeconds, long failedJobs,
-			CpuCores cpuCores) {
+			CpuCores cpuCores, Side serviceBeside, Spread ratioPerTurn) {
 	}
 
 	/** Claims due at a fixed rate, latency from when each was due. */
@@ -175,7 +180,7 @@ final class Results {
 	record Summary(double rawLifecycle32, double serviceLifecycle32, double ratio32, double claimP99Ms,
 			double completeP99Ms, double scaleRatio, double reaper10kSeconds, double heapMib, long errors,
 			double wrkLifecycle32, double peerGraphile32, double peerRatio32, double batchItemsPerSecond,
-			double wrkChained32, double peerRatioChained32, double scaleCompleteRatio) {
+			double wrkChained32, double peerRatioChained32, double scaleCompleteRatio, double wrkBesidePeer32) {
 
 		String line() {
 			return "bench: raw_lifecycle_32=" + n0(this.rawLifecycle32) + " service_lifecycle_32="
@@ -186,7 +191,8 @@ final class Results {
 					+ " peer_graphile_32=" + n0(this.peerGraphile32) + " peer_ratio_32=" + n2(this.peerRatio32)
 					+ " batch_items_per_s=" + n0(this.batchItemsPerSecond) + " wrk_chained_32="
 					+ n0(this.wrkChained32) + " peer_ratio_chained_32=" + n2(this.peerRatioChained32)
-					+ " scale_complete_ratio=" + n2(this.scaleCompleteRatio);
+					+ " scale_complete_ratio=" + n2(this.scaleCompleteRatio) + " wrk_beside_peer_32="
+					+ n0(this.wrkBesidePeer32);
 		}
 
 		private static String n0(double x) {
