@@ -158,10 +158,7 @@ class ConsistencyAuditPlanTests {
 		String[] settings = disabled.equals("default") ? new String[0]
 				: new String[] { "select set_config('" + disabled + "', 'off', true)" };
 		JsonNode plan = QueryPlans.explainAndRollBack(database.transactionManager(), jdbc,
-				ConsistencyAudit.INCONSISTENT_ITEMS.replace(":after", "'" + CHUNK_AFTER + "'::uuid")
-					.replace(":upTo", "'" + CHUNK_UP_TO + "'::uuid")
-					.replace(":limit", "100"),
-				settings);
+				chunkStatement(CHUNK_AFTER, CHUNK_UP_TO), settings);
 
 		assertChunkOnly(plan, disabled + " off");
 	}
@@ -196,7 +193,7 @@ class ConsistencyAuditPlanTests {
 	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "default", "enable_hashjoin", "enable_mergejoin", "enable_hashjoin,enable_mergejoin" })
-	void aChunkTakenForOneItemReadsEachTableOnce(String disabled) throws SQLException {
+	void aChunkTakenForOneItemReadsEachTableOnce(String disabled) {
 		for (String[] chunk : List.of(new String[] { CHUNK_AFTER, CHUNK_UP_TO },
 				new String[] { COMPLETED_CHUNK_AFTER, COMPLETED_CHUNK_UP_TO })) {
 			JsonNode plan = explainedInsideOneBucket(chunk[0], chunk[1], disabled);
@@ -219,42 +216,35 @@ class ConsistencyAuditPlanTests {
 		}
 	}
 
+	/** The audit's chunk statement with its bounds written in. */
+	private static String chunkStatement(String after, String upTo) {
+		return ConsistencyAudit.INCONSISTENT_ITEMS.replace(":after", "'" + after + "'::uuid")
+			.replace(":upTo", "'" + upTo + "'::uuid")
+			.replace(":limit", "100");
+	}
+
 	/**
 	 * The chunk explained after {@code work_items.id} was analyzed into one histogram
 	 * bucket, in a transaction rolled back afterwards (ANALYZE is transactional).
 	 */
-	private static JsonNode explainedInsideOneBucket(String after, String upTo, String disabled) throws SQLException {
-		String statement = ConsistencyAudit.INCONSISTENT_ITEMS.replace(":after", "'" + after + "'::uuid")
-			.replace(":upTo", "'" + upTo + "'::uuid")
-			.replace(":limit", "100");
-		try (Connection connection = database.dataSource().getConnection();
-				Statement sql = connection.createStatement()) {
-			sql.execute("begin");
-			try {
-				sql.execute("alter table work_items alter column id set statistics 1");
-				sql.execute("analyze work_items");
-				if (!disabled.equals("default")) {
-					for (String setting : disabled.split(",")) {
-						sql.execute("set local " + setting + " = off");
-					}
-				}
-				try (ResultSet estimated = sql
-					.executeQuery("explain (format json) select id from work_items where id > '" + after
-							+ "' and id <= '" + upTo + "'")) {
-					estimated.next();
-					assertThat(QueryPlans.planOf(estimated.getString(1)).path("Plan Rows").asLong())
-						.as("the planner's estimate of the chunk's items")
-						.isEqualTo(1);
-				}
-				try (ResultSet explained = sql.executeQuery("explain (analyze, format json) " + statement)) {
-					explained.next();
-					return QueryPlans.planOf(explained.getString(1));
+	private static JsonNode explainedInsideOneBucket(String after, String upTo, String disabled) {
+		return QueryPlans.explainAndRollBack(database.transactionManager(), jdbc, chunkStatement(after, upTo), () -> {
+			jdbc.sql("alter table work_items alter column id set statistics 1").update();
+			jdbc.sql("analyze work_items").update();
+			if (!disabled.equals("default")) {
+				for (String setting : disabled.split(",")) {
+					jdbc.sql("set local " + setting + " = off").update();
 				}
 			}
-			finally {
-				sql.execute("rollback");
-			}
-		}
+			String estimated = jdbc
+				.sql("explain (format json) select id from work_items where id > '" + after + "' and id <= '" + upTo
+						+ "'")
+				.query(String.class)
+				.single();
+			assertThat(QueryPlans.planOf(estimated).path("Plan Rows").asLong())
+				.as("the planner's estimate of the chunk's items")
+				.isEqualTo(1);
+		});
 	}
 
 	/** The service's prepared statement, explained as its generic plan. */

@@ -25,12 +25,23 @@ public final class QueryPlans {
 	 */
 	public static JsonNode explainAndRollBack(PlatformTransactionManager transactionManager, JdbcClient jdbc,
 			String statement, String... settings) {
-		TransactionTemplate rolledBack = new TransactionTemplate(transactionManager);
-		String json = rolledBack.execute((status) -> {
-			status.setRollbackOnly();
+		return explainAndRollBack(transactionManager, jdbc, statement, () -> {
 			for (String setting : settings) {
 				jdbc.sql(setting).query().singleRow();
 			}
+		});
+	}
+
+	/**
+	 * Runs the statement under EXPLAIN ANALYZE after {@code before} (statistics or
+	 * settings changed for this plan alone) in one transaction, and undoes both.
+	 */
+	public static JsonNode explainAndRollBack(PlatformTransactionManager transactionManager, JdbcClient jdbc,
+			String statement, Runnable before) {
+		TransactionTemplate rolledBack = new TransactionTemplate(transactionManager);
+		String json = rolledBack.execute((status) -> {
+			status.setRollbackOnly();
+			before.run();
 			return jdbc.sql("explain (analyze, format json) " + statement).query(String.class).single();
 		});
 		return planOf(json);
