@@ -270,9 +270,9 @@ public class Bench {
 		checkpoint();
 		this.batch = batch();
 		checkpoint();
-		this.chained = chained();
-		checkpoint();
-		this.peer = peer(peerDb);
+		Repetitions chainedReps = chainedRepetitions();
+		this.peer = peer(peerDb, chainedReps);
+		this.chained = chained(chainedReps);
 		checkpoint();
 		this.openLoop = openLoopWrk();
 		this.openLoopJvm = openLoopJvm();
@@ -697,15 +697,23 @@ public class Bench {
 	/**
 	 * The lifecycle at 32 connections as a worker that asks for its next item with each
 	 * completion runs it (one request per item); the same supply and repetitions as the
-	 * lifecycle's wrk side.
+	 * lifecycle's wrk side. Its repetitions run in turns with the peer's (see
+	 * {@link #peer}); here only those the peer did not take, all of them when graphile-worker
+	 * is not available.
 	 */
-	Results.Chained chained() throws Exception {
-		Repeated reps = repeatAt32("chained", Math.max(QUIET_SERVICE_RATE, this.serviceRate),
-				(seconds) -> this.wrk.chained(32, seconds));
-		Results.Chained c = new Results.Chained(32, reps.rates(), reps.claimMs(), reps.completeMs(), reps.errors(),
-				reps.cpuCores());
+	Results.Chained chained(Repetitions reps) throws Exception {
+		while (reps.count() < this.mode.repsAt32()) {
+			reps.once();
+		}
+		Repeated r = reps.repeated();
+		Results.Chained c = new Results.Chained(32, r.rates(), r.claimMs(), r.completeMs(), r.errors(), r.cpuCores());
 		say("chained: %s items/s (32 connections, the next claim with each completion)", c.itemsPerSecond().text());
 		return c;
+	}
+
+	Repetitions chainedRepetitions() {
+		return new Repetitions("chained", Math.max(QUIET_SERVICE_RATE, this.serviceRate),
+				(seconds) -> this.wrk.chained(32, seconds));
 	}
 
 	/** One wrk point, run for the given seconds. */
@@ -721,63 +729,104 @@ public class Bench {
 	}
 
 	/**
-	 * The repetitions at 32 of a wrk point with a supply of its own: a fresh supply sized
-	 * by the best rate seen so far (at least {@code quietRate}), a warm-up run, then the
-	 * measured run; what a run leaves ready or leased is retired before the next.
+	 * The repetitions at 32 of a wrk point with a supply of its own, all in a row.
 	 */
 	Repeated repeatAt32(String name, double quietRate, WrkPoint point) throws Exception {
-		List<Double> rates = new ArrayList<>();
-		List<Results.Latency> claims = new ArrayList<>();
-		List<Results.Latency> completes = new ArrayList<>();
-		List<Cpu.Cores> cpu = new ArrayList<>();
-		long errors = 0;
-		double best = quietRate;
+		Repetitions reps = new Repetitions(name, quietRate, point);
 		for (int rep = 0; rep < this.mode.repsAt32(); rep++) {
-			probeMachine(name);
-			fresh(best * SUPPLY_FACTOR * (this.mode.pointSeconds() + this.mode.pointWarmSeconds()));
-			point.run(this.mode.pointWarmSeconds());
+			reps.once();
+		}
+		return reps.repeated();
+	}
+
+	/**
+	 * Repetitions of one wrk point at 32, taken one at a time: each a fresh supply sized by
+	 * the best rate seen so far (at least the quiet rate), a warm-up run, then the measured
+	 * run; what a run leaves ready or leased is retired before the next.
+	 */
+	final class Repetitions {
+
+		final String name;
+
+		final WrkPoint point;
+
+		double best;
+
+		final List<Double> rates = new ArrayList<>();
+
+		final List<Results.Latency> claims = new ArrayList<>();
+
+		final List<Results.Latency> completes = new ArrayList<>();
+
+		final List<Cpu.Cores> cpu = new ArrayList<>();
+
+		long errors;
+
+		Repetitions(String name, double quietRate, WrkPoint point) {
+			this.name = name;
+			this.best = quietRate;
+			this.point = point;
+		}
+
+		int count() {
+			return this.rates.size();
+		}
+
+		void once() throws Exception {
+			probeMachine(this.name);
+			fresh(this.best * SUPPLY_FACTOR * (Bench.this.mode.pointSeconds() + Bench.this.mode.pointWarmSeconds()));
+			this.point.run(Bench.this.mode.pointWarmSeconds());
 			endStrandedLeases();
-			Wrk.Run r = point.run(this.mode.pointSeconds());
-			this.fixtures.retireReady(QUEUE);
+			Wrk.Run r = this.point.run(Bench.this.mode.pointSeconds());
+			Bench.this.fixtures.retireReady(QUEUE);
 			endStrandedLeases();
-			rates.add(r.itemsPerSecond());
-			best = Math.max(best, r.itemsPerSecond());
-			claims.add(r.claimMs());
-			completes.add(r.completeMs());
-			cpu.add(r.cpu());
-			errors += r.errors() + r.socketErrors();
-			countErrors(name, r.errors() + r.socketErrors(), r.errorSamples());
+			this.rates.add(r.itemsPerSecond());
+			this.best = Math.max(this.best, r.itemsPerSecond());
+			this.claims.add(r.claimMs());
+			this.completes.add(r.completeMs());
+			this.cpu.add(r.cpu());
+			this.errors += r.errors() + r.socketErrors();
+			countErrors(this.name, r.errors() + r.socketErrors(), r.errorSamples());
 			if (r.emptyClaims() > 0) {
-				this.problems.add(name + ": the queue drained (" + r.emptyClaims() + " empty claims); not valid");
+				Bench.this.problems
+					.add(this.name + ": the queue drained (" + r.emptyClaims() + " empty claims); not valid");
 			}
 		}
-		return new Repeated(Results.Spread.of(rates), Results.Latency.worst(claims), Results.Latency.worst(completes),
-				errors, Results.CpuCores.of(cpu));
+
+		Repeated repeated() {
+			return new Repeated(Results.Spread.of(this.rates), Results.Latency.worst(this.claims),
+					Results.Latency.worst(this.completes), this.errors, Results.CpuCores.of(this.cpu));
+		}
+
 	}
 
 	/**
 	 * graphile-worker, default mode, 32 concurrent jobs, on its own fresh database, in turns
-	 * with the service's wrk lifecycle at 32 (which goes first alternates): the lifecycle
-	 * point runs half an hour earlier in a full run, and the machine's speed has changed by
-	 * half in that time.
+	 * with the service's wrk lifecycle and chained point at 32: the lifecycle point runs half
+	 * an hour earlier in a full run, and the machine's speed has changed by half in that
+	 * time. A turn runs graphile-worker, the lifecycle, the chained point, and the next turn
+	 * the other way round, so that each side is as near the peer as the other over two
+	 * turns.
 	 */
-	Results.Peer peer(String peerDb) throws Exception {
+	Results.Peer peer(String peerDb, Repetitions chained) throws Exception {
 		Peer peerRunner = new Peer(this.benchDir.resolve("peer"));
 		String why = peerRunner.install();
 		if (why != null) {
 			this.problems.add("peer: " + why);
 			return new Results.Peer(false, why, null, null, PEER_CONCURRENCY, 0, Results.Spread.none(), Double.NaN, 0, 0,
-					Results.CpuCores.of(List.of()), null, Results.Spread.none());
+					Results.CpuCores.of(List.of()), null, Results.Spread.none(), Results.Spread.none());
 		}
 		List<Double> rates = new ArrayList<>();
 		List<Cpu.Cores> cpu = new ArrayList<>();
 		SideRuns service = new SideRuns("wrk", PEER_CONCURRENCY);
 		List<Double> ratios = new ArrayList<>();
+		List<Double> chainedRatios = new ArrayList<>();
 		Peer.Run last = null;
 		long failed = 0;
 		for (int rep = 0; rep < this.mode.peerReps(); rep++) {
 			boolean serviceFirst = rep % 2 == 1;
 			if (serviceFirst) {
+				chained.once();
 				serviceBesidePeer(service);
 			}
 			probeMachine("peer");
@@ -797,9 +846,11 @@ public class Bench {
 			}
 			if (!serviceFirst) {
 				serviceBesidePeer(service);
+				chained.once();
 			}
 			rates.add(last.jobsPerSecond());
 			ratios.add(service.rates.get(rep) / last.jobsPerSecond());
+			chainedRatios.add(chained.rates.get(rep) / last.jobsPerSecond());
 			cpu.add(last.cpu());
 			failed += last.failed();
 			this.peerRate = Math.max(this.peerRate, last.jobsPerSecond());
@@ -816,10 +867,10 @@ public class Bench {
 		}
 		Results.Peer p = new Results.Peer(true, null, last.library(), last.mode(), PEER_CONCURRENCY,
 				last.maxPoolSize(), Results.Spread.of(rates), last.windowSeconds(), this.mode.peerWarmSeconds(), failed,
-				Results.CpuCores.of(cpu), service.side(), Results.Spread.of(ratios));
-		say("peer %s at %d: %s jobs/s; in turns with it, wrk lifecycle %s items/s (ratio per turn %s)", p.library(),
-				PEER_CONCURRENCY, p.jobsPerSecond().text(), p.serviceBeside().itemsPerSecond().text(),
-				p.ratioPerTurn().runs());
+				Results.CpuCores.of(cpu), service.side(), Results.Spread.of(ratios), Results.Spread.of(chainedRatios));
+		say("peer %s at %d: %s jobs/s; in turns with it, wrk lifecycle %s items/s (ratio per turn %s), chained "
+				+ "ratio per turn %s", p.library(), PEER_CONCURRENCY, p.jobsPerSecond().text(),
+				p.serviceBeside().itemsPerSecond().text(), p.ratioPerTurn().runs(), p.chainedRatioPerTurn().runs());
 		return p;
 	}
 

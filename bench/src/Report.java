@@ -102,11 +102,12 @@ final class Report {
 					? String.format(Locale.ROOT,
 							"peer %s, %s, concurrency %d (pool %d): %s jobs/s over %.0f s after %d s warm-up, "
 									+ "failed %d, cpu %s; in turns with it, wrk lifecycle at %d: %s items/s, "
-									+ "cpu %s, ratio per turn %s",
+									+ "cpu %s, ratio per turn %s; chained in the same turns, ratio per turn %s",
 							peer.library(), peer.mode(), peer.concurrency(), peer.maxPoolSize(),
 							peer.jobsPerSecond().text(), peer.windowSeconds(), peer.warmSeconds(), peer.failedJobs(),
 							peer.cpuCores().text(), peer.concurrency(), peer.serviceBeside().itemsPerSecond().text(),
-							peer.serviceBeside().cpuCores().text(), peer.ratioPerTurn().runs())
+							peer.serviceBeside().cpuCores().text(), peer.ratioPerTurn().runs(),
+							peer.chainedRatioPerTurn().runs())
 					: "peer: not available (" + peer.unavailableBecause() + ")");
 		}
 		for (Results.OpenLoop o : new Results.OpenLoop[] { run.openLoop(), run.openLoopJvm() }) {

@@ -118,12 +118,14 @@ final class Results {
 	/**
 	 * graphile-worker in its default mode, same concurrency, same PostgreSQL, same run;
 	 * {@code serviceBeside} is the service's wrk lifecycle at the same concurrency measured
-	 * in turns with graphile-worker's repetitions (the peer ratio's numerator), and
-	 * {@code ratioPerTurn} each repetition's rate over the peer's in the same turn.
+	 * in turns with graphile-worker's repetitions (the peer ratio's numerator),
+	 * {@code ratioPerTurn} each repetition's rate over the peer's in the same turn, and
+	 * {@code chainedRatioPerTurn} the same for the chained point, whose repetitions run in
+	 * the same turns.
 	 */
 	record Peer(boolean available, String unavailableBecause, String library, String mode, int concurrency,
 			int maxPoolSize, Spread jobsPerSecond, double windowSeconds, int warmSeconds, long failedJobs,
-			CpuCores cpuCores, Side serviceBeside, Spread ratioPerTurn) {
+			CpuCores cpuCores, Side serviceBeside, Spread ratioPerTurn, Spread chainedRatioPerTurn) {
 	}
 
 	/** Claims due at a fixed rate, latency from when each was due. */
