@@ -476,6 +476,17 @@ public class Bench {
 			this.clients = clients;
 		}
 
+		/** Records one measured wrk run. */
+		void add(Wrk.Run r) {
+			this.rates.add(r.itemsPerSecond());
+			this.claim.add(r.claimMs());
+			this.renew.add(r.renewMs());
+			this.complete.add(r.completeMs());
+			this.cpu.add(r.cpu());
+			this.errors += r.errors() + r.socketErrors();
+			this.empty += r.emptyClaims();
+		}
+
 		Results.Side side() {
 			return new Results.Side(this.generator, this.clients, Results.Spread.of(this.rates),
 					Results.Latency.worst(this.claim), Results.Latency.worst(this.renew),
@@ -626,13 +637,7 @@ public class Bench {
 		}
 		this.fixtures.retireReady(QUEUE);
 		endStrandedLeases();
-		side.rates.add(r.itemsPerSecond());
-		side.claim.add(r.claimMs());
-		side.renew.add(r.renewMs());
-		side.complete.add(r.completeMs());
-		side.cpu.add(r.cpu());
-		side.errors += r.errors() + r.socketErrors();
-		side.empty += r.emptyClaims();
+		side.add(r);
 		this.serviceRate = Math.max(this.serviceRate, r.itemsPerSecond());
 		countErrors((renew ? "renew" : "lifecycle") + " W=" + w + " (wrk)", r.errors() + r.socketErrors(),
 				r.errorSamples());
@@ -752,15 +757,7 @@ public class Bench {
 
 		double best;
 
-		final List<Double> rates = new ArrayList<>();
-
-		final List<Results.Latency> claims = new ArrayList<>();
-
-		final List<Results.Latency> completes = new ArrayList<>();
-
-		final List<Cpu.Cores> cpu = new ArrayList<>();
-
-		long errors;
+		final SideRuns runs = new SideRuns("wrk", 32);
 
 		Repetitions(String name, double quietRate, WrkPoint point) {
 			this.name = name;
@@ -769,7 +766,7 @@ public class Bench {
 		}
 
 		int count() {
-			return this.rates.size();
+			return this.runs.rates.size();
 		}
 
 		void once() throws Exception {
@@ -780,12 +777,8 @@ public class Bench {
 			Wrk.Run r = this.point.run(Bench.this.mode.pointSeconds());
 			Bench.this.fixtures.retireReady(QUEUE);
 			endStrandedLeases();
-			this.rates.add(r.itemsPerSecond());
+			this.runs.add(r);
 			this.best = Math.max(this.best, r.itemsPerSecond());
-			this.claims.add(r.claimMs());
-			this.completes.add(r.completeMs());
-			this.cpu.add(r.cpu());
-			this.errors += r.errors() + r.socketErrors();
 			countErrors(this.name, r.errors() + r.socketErrors(), r.errorSamples());
 			if (r.emptyClaims() > 0) {
 				Bench.this.problems
@@ -794,8 +787,9 @@ public class Bench {
 		}
 
 		Repeated repeated() {
-			return new Repeated(Results.Spread.of(this.rates), Results.Latency.worst(this.claims),
-					Results.Latency.worst(this.completes), this.errors, Results.CpuCores.of(this.cpu));
+			Results.Side side = this.runs.side();
+			return new Repeated(side.itemsPerSecond(), side.claimMs(), side.completeMs(), side.errors(),
+					side.cpuCores());
 		}
 
 	}
@@ -850,7 +844,7 @@ public class Bench {
 			}
 			rates.add(last.jobsPerSecond());
 			ratios.add(service.rates.get(rep) / last.jobsPerSecond());
-			chainedRatios.add(chained.rates.get(rep) / last.jobsPerSecond());
+			chainedRatios.add(chained.runs.rates.get(rep) / last.jobsPerSecond());
 			cpu.add(last.cpu());
 			failed += last.failed();
 			this.peerRate = Math.max(this.peerRate, last.jobsPerSecond());
