@@ -691,10 +691,10 @@ public class Bench {
 					BATCH_SIZE, BATCH_CONNECTIONS, Results.Spread.none(), Results.Latency.none(), Results.Latency.none(),
 					0, Results.CpuCores.of(List.of()));
 		}
-		Repeated reps = repeatAt32("batch", QUIET_BATCH_RATE,
+		Results.Side reps = repeatAt32("batch", QUIET_BATCH_RATE,
 				(seconds) -> this.wrk.batch(BATCH_CONNECTIONS, seconds, BATCH_SIZE));
-		Results.Batch b = new Results.Batch(true, null, BATCH_SIZE, BATCH_CONNECTIONS, reps.rates(), reps.claimMs(),
-				reps.completeMs(), reps.errors(), reps.cpuCores());
+		Results.Batch b = new Results.Batch(true, null, BATCH_SIZE, BATCH_CONNECTIONS, reps.itemsPerSecond(),
+				reps.claimMs(), reps.completeMs(), reps.errors(), reps.cpuCores());
 		say("batch: %s items/s (%d connections, %d per call)", b.itemsPerSecond().text(), BATCH_CONNECTIONS, BATCH_SIZE);
 		return b;
 	}
@@ -710,8 +710,9 @@ public class Bench {
 		while (reps.count() < this.mode.repsAt32()) {
 			reps.once();
 		}
-		Repeated r = reps.repeated();
-		Results.Chained c = new Results.Chained(32, r.rates(), r.claimMs(), r.completeMs(), r.errors(), r.cpuCores());
+		Results.Side r = reps.runs.side();
+		Results.Chained c = new Results.Chained(32, r.itemsPerSecond(), r.claimMs(), r.completeMs(), r.errors(),
+				r.cpuCores());
 		say("chained: %s items/s (32 connections, the next claim with each completion)", c.itemsPerSecond().text());
 		return c;
 	}
@@ -728,20 +729,15 @@ public class Bench {
 
 	}
 
-	/** What the repetitions of one wrk point measured, pooled as the other points pool theirs. */
-	record Repeated(Results.Spread rates, Results.Latency claimMs, Results.Latency completeMs, long errors,
-			Results.CpuCores cpuCores) {
-	}
-
 	/**
 	 * The repetitions at 32 of a wrk point with a supply of its own, all in a row.
 	 */
-	Repeated repeatAt32(String name, double quietRate, WrkPoint point) throws Exception {
+	Results.Side repeatAt32(String name, double quietRate, WrkPoint point) throws Exception {
 		Repetitions reps = new Repetitions(name, quietRate, point);
 		for (int rep = 0; rep < this.mode.repsAt32(); rep++) {
 			reps.once();
 		}
-		return reps.repeated();
+		return reps.runs.side();
 	}
 
 	/**
@@ -784,12 +780,6 @@ public class Bench {
 				Bench.this.problems
 					.add(this.name + ": the queue drained (" + r.emptyClaims() + " empty claims); not valid");
 			}
-		}
-
-		Repeated repeated() {
-			Results.Side side = this.runs.side();
-			return new Repeated(side.itemsPerSecond(), side.claimMs(), side.completeMs(), side.errors(),
-					side.cpuCores());
 		}
 
 	}
