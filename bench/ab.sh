@@ -2,7 +2,9 @@
 # Two builds (or two settings) of the service side by side: wrk's closed loop against two service
 # processes, each on its own database, in alternating rounds so that a busy machine's drift hits
 # both sides alike. Access control is on for both (a worker token per connection). Prints items/s
-# and the service's and wrk's CPU per item for every round, then the medians and the ratio B/A.
+# and the service's and wrk's CPU per item for every round, then the medians, their ratio B/A, and
+# each round's own ratio B/A with the median of those (a round runs both sides, one after the other,
+# so its ratio is the steadier figure when the machine's speed drifts).
 #
 #   JAR_B=/tmp/new.jar bench/ab.sh                       # the packaged jar (A) against another (B)
 #   JAVA_OPTS_B="-Xmx256m" ROUNDS=6 bench/ab.sh           # one jar, two JVM settings
@@ -188,7 +190,8 @@ for round in $(seq 1 "$ROUNDS"); do
 	done
 done
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 MA=$(median "${A_RATE[@]}") MB=$(median "${B_RATE[@]}")
 CA=$(median "${A_CPU[@]}") CB=$(median "${B_CPU[@]}")
-echo "ab: mode=$MODE A=[${A_RATE[*]}] B=[${B_RATE[*]}] median_a=$MA median_b=$MB ratio=$(awk -v a="$MA" -v b="$MB" 'BEGIN { printf "%.3f", b / a }') service_ms_per_item a=$CA b=$CB"
+ROUND_RATIOS=$(round_ratios "${A_RATE[*]}" "${B_RATE[*]}")
+# shellcheck disable=SC2086 # the round ratios split into words for median
+echo "ab: mode=$MODE A=[${A_RATE[*]}] B=[${B_RATE[*]}] median_a=$MA median_b=$MB ratio=$(awk -v a="$MA" -v b="$MB" 'BEGIN { printf "%.3f", b / a }') rounds_b_over_a=[$ROUND_RATIOS] median_of_rounds=$(median ${ROUND_RATIOS//,/ }) service_ms_per_item a=$CA b=$CB"

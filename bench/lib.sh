@@ -47,3 +47,17 @@ ab_supply() {
 		)
 		insert into ready_items (item_id, queue, priority, ready_since) select id, queue, priority, ready_since from made;"
 }
+
+# Prints the median of its arguments (numbers).
+median() {
+	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# Prints each round's own ratio B/A, comma-separated, for two equally long lists of figures given
+# as "A1 A2 … " and "B1 B2 … ": the A/B scripts run both sides once in every round, so a round's
+# two figures share the machine's speed of that moment, where the sides' medians may come from
+# rounds of different speeds.
+round_ratios() {
+	paste -d' ' <(tr ' ' '\n' <<< "$1") <(tr ' ' '\n' <<< "$2") |
+		awk '{ printf "%s%.3f", (NR > 1) ? "," : "", $2 / $1 }'
+}

@@ -8,8 +8,9 @@
 #   ROUNDS=6 RUN_SECONDS=20 bench/security-ab.sh
 #
 # Needs what bench/run.sh needs (PostgreSQL on 127.0.0.1:5432 as postgres, psql, wrk, a JDK 25) and
-# a packaged jar (./mvnw -B -pl service -am package -DskipTests). Prints items/s per run and the
-# ratio of the medians; the databases are dropped and the services stopped on exit.
+# a packaged jar (./mvnw -B -pl service -am package -DskipTests). Prints items/s per run, the ratio
+# of the medians, and each round's own ratio with their median; the databases are dropped and the
+# services stopped on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-4}
@@ -109,7 +110,8 @@ for round in $(seq 1 "$ROUNDS"); do
 	fi
 done
 
-median() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 M_ON=$(median "${ON[@]}")
 M_OFF=$(median "${OFF[@]}")
-echo "security-ab: on=[${ON[*]}] off=[${OFF[*]}] median_on=$M_ON median_off=$M_OFF ratio=$(awk -v a="$M_ON" -v b="$M_OFF" 'BEGIN { printf "%.3f", a / b }')"
+ROUND_RATIOS=$(round_ratios "${OFF[*]}" "${ON[*]}")
+# shellcheck disable=SC2086 # the round ratios split into words for median
+echo "security-ab: on=[${ON[*]}] off=[${OFF[*]}] median_on=$M_ON median_off=$M_OFF ratio=$(awk -v a="$M_ON" -v b="$M_OFF" 'BEGIN { printf "%.3f", a / b }') rounds_on_over_off=[$ROUND_RATIOS] median_of_rounds=$(median ${ROUND_RATIOS//,/ })"
