@@ -1,6 +1,7 @@
 /**
  * The service's relation to its database at start-up: the embedded PostgreSQL it starts
  * for itself when no database is configured (so that it runs on a fresh machine with
- * nothing installed), and a plain account of why it could not connect.
+ * nothing installed), a plain account of why it could not connect, and a warning when
+ * autovacuum will not keep its tables' statistics.
  */
 package dev.workgraph.database;
