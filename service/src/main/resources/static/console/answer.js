@@ -25,6 +25,9 @@ export function answerForm(request, onAnswered) {
 	form.addEventListener('submit', async (event) => {
 		event.preventDefault();
 		button.disabled = true;
+		// Marked while it is sent: the inbox keeps a card whose answer is on its way, even once a
+		// poll finds the question closed before the confirmation is drawn.
+		form.dataset.sending = 'true';
 		try {
 			let name;
 			if (!signedIn) {
@@ -41,6 +44,7 @@ export function answerForm(request, onAnswered) {
 			replace(error, failure instanceof ApiError && failure.problem.code === 'already_resolved'
 				? 'Someone answered this already.' : 'Not sent: ' + failure.message);
 			button.disabled = false;
+			delete form.dataset.sending;
 		}
 	});
 	return form;

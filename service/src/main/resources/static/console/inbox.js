@@ -82,8 +82,9 @@ export function inboxPage(container) {
 		}
 		const open = new Set(page.attentionRequests.map((request) => request.id));
 		for (const [id, element] of shown) {
-			// Answered here: keep the confirmation until the page is left. Answered elsewhere: gone.
-			if (!open.has(id) && !element.classList.contains('done')) {
+			// Answered here (or being answered): keep the confirmation until the page is left.
+			// Answered elsewhere: gone.
+			if (!open.has(id) && !element.classList.contains('done') && !element.querySelector('form[data-sending]')) {
 				element.remove();
 				shown.delete(id);
 			}

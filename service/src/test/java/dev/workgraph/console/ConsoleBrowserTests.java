@@ -88,6 +88,40 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 	}
 
 	@Test
+	void anAnswerStaysOnTheInboxWhenARefreshComesBeforeItsConfirmation() {
+		createItem("Archive the audit logs", "queue", "records");
+		JsonNode claim = claimFrom("records", "agent-9");
+		UUID requestId = uuid(askForAttention(claim, "Which year first?", true).body().path("id"));
+		open("#/inbox");
+		WebElement card = waitFor(By.cssSelector("article[data-request-id='" + requestId + "']"));
+		// After the answer is recorded the form reads the item for its confirmation. Held
+		// back
+		// past the next poll, that read lets the poll see the question closed first, as a
+		// slow
+		// network or a busy service can.
+		browser.driver.executeScript("""
+				const original = window.fetch;
+				window.fetch = (path, options) => String(path).startsWith('/items/')
+				    ? new Promise((resolve) => setTimeout(resolve, 2500)).then(() => original(path, options))
+				    : original(path, options);
+				""");
+
+		card.findElement(By.name("resolution")).sendKeys("2019, then onwards.");
+		WebElement name = card.findElement(By.name("resolvedBy"));
+		name.clear();
+		name.sendKeys("ann");
+		card.findElement(By.cssSelector("button[type=submit]")).click();
+
+		WebElement answered = waitFor(
+				By.cssSelector("article[data-request-id='" + requestId + "'] .answered[data-item-id] .status"));
+		assertThat(answered.getAttribute("data-status")).isEqualTo("ready");
+		sleepForPolling();
+		assertThat(browser.driver.findElements(By.cssSelector("article[data-request-id='" + requestId + "']")))
+			.as("the answered card stays until the page is left")
+			.hasSize(1);
+	}
+
+	@Test
 	void theInboxShowsQuestionsAskedAndAnsweredElsewhereWithinTwoSeconds() {
 		open("#/inbox");
 		waitFor(By.id("inbox-empty"));
