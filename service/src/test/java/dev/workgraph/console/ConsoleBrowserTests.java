@@ -94,11 +94,9 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 		UUID requestId = uuid(askForAttention(claim, "Which year first?", true).body().path("id"));
 		open("#/inbox");
 		WebElement card = waitFor(By.cssSelector("article[data-request-id='" + requestId + "']"));
-		// After the answer is recorded the form reads the item for its confirmation. Held
-		// back
-		// past the next poll, that read lets the poll see the question closed first, as a
-		// slow
-		// network or a busy service can.
+		// After the answer is recorded the form reads the item for its confirmation.
+		// Held back past the next poll, that read lets the poll see the question
+		// closed first, as a slow network or a busy service can.
 		browser.driver.executeScript("""
 				const original = window.fetch;
 				window.fetch = (path, options) => String(path).startsWith('/items/')
