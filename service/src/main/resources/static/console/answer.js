@@ -35,9 +35,7 @@ export function answerForm(request, onAnswered) {
 				localStorage.setItem(NAME, name);
 			}
 			const resolved = await api.resolve(request.id, resolution.value, name);
-			const item = await api.item(resolved.itemId);
-			onAnswered(h('p', { class: 'answered', role: 'status', 'data-item-id': item.id },
-				'Answered. ', itemLink(item.id, item.title), ' is now ', statusBadge(item.status), '.'));
+			onAnswered(await confirmation(resolved, request));
 		}
 		catch (failure) {
 			error.hidden = false;
@@ -48,4 +46,21 @@ export function answerForm(request, onAnswered) {
 		}
 	});
 	return form;
+}
+
+/**
+ * The answer is recorded once resolve succeeds, so a failed read of the item afterwards still
+ * confirms it, only without the item's new status; saying "Not sent" would invite a second answer.
+ */
+async function confirmation(resolved, request) {
+	try {
+		const item = await api.item(resolved.itemId);
+		return h('p', { class: 'answered', role: 'status', 'data-item-id': item.id },
+			'Answered. ', itemLink(item.id, item.title), ' is now ', statusBadge(item.status), '.');
+	}
+	catch (failure) {
+		return h('p', { class: 'answered', role: 'status', 'data-item-id': resolved.itemId },
+			'Answered. ', itemLink(resolved.itemId, request.itemTitle ?? resolved.itemId),
+			'; its new status could not be read (', failure.message, ').');
+	}
 }

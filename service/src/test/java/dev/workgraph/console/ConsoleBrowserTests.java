@@ -120,6 +120,41 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 	}
 
 	@Test
+	void anAnswerRecordedIsConfirmedEvenWhenTheItemCannotBeReadAfterwards() {
+		UUID item = createItem("Rotate the signing keys", "queue", "keys");
+		JsonNode claim = claimFrom("keys", "agent-4");
+		UUID requestId = uuid(askForAttention(claim, "Which environment first?", true).body().path("id"));
+		open("#/inbox");
+		WebElement card = waitFor(By.cssSelector("article[data-request-id='" + requestId + "']"));
+		// The answer is recorded; only the confirmation's read of the item fails,
+		// as a dropped connection would make it.
+		browser.driver.executeScript("""
+				const original = window.fetch;
+				window.fetch = (path, options) => String(path).startsWith('/items/')
+				    ? Promise.reject(new TypeError('Failed to fetch'))
+				    : original(path, options);
+				""");
+
+		card.findElement(By.name("resolution")).sendKeys("Staging, then production.");
+		WebElement name = card.findElement(By.name("resolvedBy"));
+		name.clear();
+		name.sendKeys("ann");
+		card.findElement(By.cssSelector("button[type=submit]")).click();
+
+		WebElement answered = waitFor(
+				By.cssSelector("article[data-request-id='" + requestId + "'] .answered[data-item-id='" + item + "']"));
+		assertThat(answered.getText()).startsWith("Answered. Rotate the signing keys")
+			.contains("could not be read")
+			.doesNotContain("Not sent");
+		assertThat(card.findElements(By.cssSelector("form.answer"))).as("no form invites a second answer").isEmpty();
+		sleepForPolling();
+		assertThat(browser.driver.findElements(By.cssSelector("article[data-request-id='" + requestId + "']")))
+			.as("the answered card stays until the page is left")
+			.hasSize(1);
+		assertThat(status(item)).as("the answer was recorded once").isEqualTo("ready");
+	}
+
+	@Test
 	void theInboxShowsQuestionsAskedAndAnsweredElsewhereWithinTwoSeconds() {
 		open("#/inbox");
 		waitFor(By.id("inbox-empty"));
@@ -328,6 +363,9 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 	}
 
 	private void open(String route) {
+		// A fresh document each time: a route differs from another only in its
+		// fragment, and the same document would keep what a test patched into it.
+		browser.driver.get("about:blank");
 		browser.driver.get(this.api.base() + "/console" + route);
 		waitFor(By.cssSelector("#nav:not([hidden])"));
 	}
