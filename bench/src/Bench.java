@@ -710,7 +710,7 @@ public class Bench {
 		while (reps.count() < this.mode.repsAt32()) {
 			reps.once();
 		}
-		Results.Side r = reps.runs.side();
+		Results.Side r = reps.side();
 		Results.Chained c = new Results.Chained(32, r.itemsPerSecond(), r.claimMs(), r.completeMs(), r.errors(),
 				r.cpuCores());
 		say("chained: %s items/s (32 connections, the next claim with each completion)", c.itemsPerSecond().text());
@@ -737,7 +737,7 @@ public class Bench {
 		for (int rep = 0; rep < this.mode.repsAt32(); rep++) {
 			reps.once();
 		}
-		return reps.runs.side();
+		return reps.side();
 	}
 
 	/**
@@ -753,7 +753,7 @@ public class Bench {
 
 		double best;
 
-		final SideRuns runs = new SideRuns("wrk", 32);
+		private final SideRuns runs = new SideRuns("wrk", 32);
 
 		Repetitions(String name, double quietRate, WrkPoint point) {
 			this.name = name;
@@ -763,6 +763,16 @@ public class Bench {
 
 		int count() {
 			return this.runs.rates.size();
+		}
+
+		/** The measured rate of one repetition, in the order they ran. */
+		double rate(int rep) {
+			return this.runs.rates.get(rep);
+		}
+
+		/** What the repetitions so far measured, as the report shows a point. */
+		Results.Side side() {
+			return this.runs.side();
 		}
 
 		void once() throws Exception {
@@ -834,7 +844,7 @@ public class Bench {
 			}
 			rates.add(last.jobsPerSecond());
 			ratios.add(service.rates.get(rep) / last.jobsPerSecond());
-			chainedRatios.add(chained.runs.rates.get(rep) / last.jobsPerSecond());
+			chainedRatios.add(chained.rate(rep) / last.jobsPerSecond());
 			cpu.add(last.cpu());
 			failed += last.failed();
 			this.peerRate = Math.max(this.peerRate, last.jobsPerSecond());
