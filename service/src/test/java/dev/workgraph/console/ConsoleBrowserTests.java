@@ -63,17 +63,13 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 		createItem("Rotate the TLS certificates", "queue", "ops");
 
 		open("#/inbox");
-		WebElement card = waitFor(By.cssSelector("article[data-request-id='" + requestId + "']"));
+		WebElement card = waitFor(cardOf(requestId));
 		assertThat(card.getText()).contains("Migrate the billing database")
 			.contains("Is anything still reading it?")
 			.contains("agent-7");
 		browser.screenshot("inbox");
 
-		card.findElement(By.name("resolution")).sendKeys("Nothing reads it since release 2.3: drop it.");
-		WebElement name = card.findElement(By.name("resolvedBy"));
-		name.clear();
-		name.sendKeys("ann");
-		card.findElement(By.cssSelector("button[type=submit]")).click();
+		answerOn(card, "Nothing reads it since release 2.3: drop it.", "ann");
 		WebElement answered = waitFor(By.cssSelector(".answered[data-item-id='" + item + "'] .status"));
 		assertThat(answered.getAttribute("data-status")).isEqualTo("ready");
 
@@ -93,29 +89,18 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 		JsonNode claim = claimFrom("records", "agent-9");
 		UUID requestId = uuid(askForAttention(claim, "Which year first?", true).body().path("id"));
 		open("#/inbox");
-		WebElement card = waitFor(By.cssSelector("article[data-request-id='" + requestId + "']"));
+		WebElement card = waitFor(cardOf(requestId));
 		// After the answer is recorded the form reads the item for its confirmation.
 		// Held back past the next poll, that read lets the poll see the question
 		// closed first, as a slow network or a busy service can.
-		browser.driver.executeScript("""
-				const original = window.fetch;
-				window.fetch = (path, options) => String(path).startsWith('/items/')
-				    ? new Promise((resolve) => setTimeout(resolve, 2500)).then(() => original(path, options))
-				    : original(path, options);
-				""");
+		replaceItemReads("new Promise((resolve) => setTimeout(resolve, 2500)).then(() => original(path, options))");
 
-		card.findElement(By.name("resolution")).sendKeys("2019, then onwards.");
-		WebElement name = card.findElement(By.name("resolvedBy"));
-		name.clear();
-		name.sendKeys("ann");
-		card.findElement(By.cssSelector("button[type=submit]")).click();
+		answerOn(card, "2019, then onwards.", "ann");
 
-		WebElement answered = waitFor(
-				By.cssSelector("article[data-request-id='" + requestId + "'] .answered[data-item-id] .status"));
+		WebElement answered = waitFor(By.cssSelector(cardSelector(requestId) + " .answered[data-item-id] .status"));
 		assertThat(answered.getAttribute("data-status")).isEqualTo("ready");
 		sleepForPolling();
-		assertThat(browser.driver.findElements(By.cssSelector("article[data-request-id='" + requestId + "']")))
-			.as("the answered card stays until the page is left")
+		assertThat(browser.driver.findElements(cardOf(requestId))).as("the answered card stays until the page is left")
 			.hasSize(1);
 	}
 
@@ -125,31 +110,21 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 		JsonNode claim = claimFrom("keys", "agent-4");
 		UUID requestId = uuid(askForAttention(claim, "Which environment first?", true).body().path("id"));
 		open("#/inbox");
-		WebElement card = waitFor(By.cssSelector("article[data-request-id='" + requestId + "']"));
+		WebElement card = waitFor(cardOf(requestId));
 		// The answer is recorded; only the confirmation's read of the item fails,
 		// as a dropped connection would make it.
-		browser.driver.executeScript("""
-				const original = window.fetch;
-				window.fetch = (path, options) => String(path).startsWith('/items/')
-				    ? Promise.reject(new TypeError('Failed to fetch'))
-				    : original(path, options);
-				""");
+		replaceItemReads("Promise.reject(new TypeError('Failed to fetch'))");
 
-		card.findElement(By.name("resolution")).sendKeys("Staging, then production.");
-		WebElement name = card.findElement(By.name("resolvedBy"));
-		name.clear();
-		name.sendKeys("ann");
-		card.findElement(By.cssSelector("button[type=submit]")).click();
+		answerOn(card, "Staging, then production.", "ann");
 
 		WebElement answered = waitFor(
-				By.cssSelector("article[data-request-id='" + requestId + "'] .answered[data-item-id='" + item + "']"));
+				By.cssSelector(cardSelector(requestId) + " .answered[data-item-id='" + item + "']"));
 		assertThat(answered.getText()).startsWith("Answered. Rotate the signing keys")
 			.contains("could not be read")
 			.doesNotContain("Not sent");
 		assertThat(card.findElements(By.cssSelector("form.answer"))).as("no form invites a second answer").isEmpty();
 		sleepForPolling();
-		assertThat(browser.driver.findElements(By.cssSelector("article[data-request-id='" + requestId + "']")))
-			.as("the answered card stays until the page is left")
+		assertThat(browser.driver.findElements(cardOf(requestId))).as("the answered card stays until the page is left")
 			.hasSize(1);
 		assertThat(status(item)).as("the answer was recorded").isEqualTo("ready");
 	}
@@ -161,7 +136,7 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 		createItem("Summarise the incident", "queue", "writing");
 		JsonNode claim = claimFrom("writing", "agent-2");
 		UUID requestId = uuid(askForAttention(claim, "Which incident do you mean?", true).body().path("id"));
-		By card = By.cssSelector("article[data-request-id='" + requestId + "']");
+		By card = cardOf(requestId);
 		new WebDriverWait(browser.driver, Duration.ofSeconds(2))
 			.until(ExpectedConditions.visibilityOfElementLocated(card));
 		assertThat(browser.driver.findElement(By.id("inbox-count")).getText()).isEqualTo("1");
@@ -360,6 +335,37 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 		WebElement question = waitFor(By.cssSelector("article.request .question"));
 		assertThat(question.getText()).startsWith(script + image + link);
 		browser.screenshot("hostile");
+	}
+
+	private static String cardSelector(UUID requestId) {
+		return "article[data-request-id='" + requestId + "']";
+	}
+
+	private static By cardOf(UUID requestId) {
+		return By.cssSelector(cardSelector(requestId));
+	}
+
+	/** Answers on an open question's card as an operator does, with security off. */
+	private static void answerOn(WebElement card, String resolution, String resolvedBy) {
+		card.findElement(By.name("resolution")).sendKeys(resolution);
+		WebElement name = card.findElement(By.name("resolvedBy"));
+		name.clear();
+		name.sendKeys(resolvedBy);
+		card.findElement(By.cssSelector("button[type=submit]")).click();
+	}
+
+	/**
+	 * Makes the page's reads of {@code /items/…} answer with the given expression (of
+	 * {@code original}, {@code path} and {@code options}) instead; other requests go
+	 * through as before. It lasts until the next {@link #open}.
+	 */
+	private static void replaceItemReads(String expression) {
+		browser.driver.executeScript("""
+				const original = window.fetch;
+				window.fetch = (path, options) => String(path).startsWith('/items/')
+				    ? %s
+				    : original(path, options);
+				""".formatted(expression));
 	}
 
 	private void open(String route) {
