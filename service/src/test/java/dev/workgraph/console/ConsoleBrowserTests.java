@@ -85,11 +85,9 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 
 	@Test
 	void anAnswerStaysOnTheInboxWhenARefreshComesBeforeItsConfirmation() {
-		createItem("Archive the audit logs", "queue", "records");
-		JsonNode claim = claimFrom("records", "agent-9");
-		UUID requestId = uuid(askForAttention(claim, "Which year first?", true).body().path("id"));
-		open("#/inbox");
-		WebElement card = waitFor(cardOf(requestId));
+		QuestionOnInbox asked = questionOnInbox("Archive the audit logs", "records", "agent-9", "Which year first?");
+		UUID requestId = asked.requestId();
+		WebElement card = asked.card();
 		// After the answer is recorded the form reads the item for its confirmation.
 		// Held back past the next poll, that read lets the poll see the question
 		// closed first, as a slow network or a busy service can.
@@ -106,11 +104,11 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 
 	@Test
 	void anAnswerRecordedIsConfirmedEvenWhenTheItemCannotBeReadAfterwards() {
-		UUID item = createItem("Rotate the signing keys", "queue", "keys");
-		JsonNode claim = claimFrom("keys", "agent-4");
-		UUID requestId = uuid(askForAttention(claim, "Which environment first?", true).body().path("id"));
-		open("#/inbox");
-		WebElement card = waitFor(cardOf(requestId));
+		QuestionOnInbox asked = questionOnInbox("Rotate the signing keys", "keys", "agent-4",
+				"Which environment first?");
+		UUID item = asked.item();
+		UUID requestId = asked.requestId();
+		WebElement card = asked.card();
 		// The answer is recorded; only the confirmation's read of the item fails,
 		// as a dropped connection would make it.
 		replaceItemReads("Promise.reject(new TypeError('Failed to fetch'))");
@@ -343,6 +341,21 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 
 	private static By cardOf(UUID requestId) {
 		return By.cssSelector(cardSelector(requestId));
+	}
+
+	/**
+	 * A worker's blocking question about a new item of {@code queue}, open as a card on
+	 * the inbox.
+	 */
+	private QuestionOnInbox questionOnInbox(String title, String queue, String workerId, String question) {
+		UUID item = createItem(title, "queue", queue);
+		JsonNode claim = claimFrom(queue, workerId);
+		UUID requestId = uuid(askForAttention(claim, question, true).body().path("id"));
+		open("#/inbox");
+		return new QuestionOnInbox(item, requestId, waitFor(cardOf(requestId)));
+	}
+
+	private record QuestionOnInbox(UUID item, UUID requestId, WebElement card) {
 	}
 
 	/** Answers on an open question's card as an operator does, with security off. */
