@@ -1,0 +1,131 @@
+"""Work Graph for Python: an API client and a worker runtime, on the standard library only.
+
+>>> from workgraph import WorkGraphClient
+>>> client = WorkGraphClient("http://localhost:8080", token=os.environ["WORKGRAPH_TOKEN"])
+
+:class:`WorkGraphClient` has a method per endpoint; every failure is a
+:class:`WorkGraphError`, each problem code a class of its own (:mod:`workgraph.problems`).
+"""
+
+import sys
+
+if sys.version_info < (3, 11):  # say so plainly, before a 3.11 feature fails obscurely below
+    raise ImportError(f"workgraph needs Python 3.11 or newer; this is {sys.version.split()[0]}")
+
+from ._http import Call
+from .client import LeaseLike, LeaseRef, WorkGraphClient
+from .models import (
+    AttentionRequest,
+    Blockers,
+    ChildRef,
+    Claim,
+    CompletedWithNext,
+    Completion,
+    CompletionResult,
+    Decomposed,
+    EndedLease,
+    IssuedToken,
+    Item,
+    ItemRef,
+    ItemStatus,
+    Lease,
+    LeaseOutcome,
+    NewChild,
+    Page,
+    QueueStats,
+    Token,
+    TokenRole,
+)
+from .problems import (
+    AlreadyResolved,
+    DependencyCycle,
+    EpochMismatch,
+    FieldError,
+    Forbidden,
+    IdempotencyConflict,
+    InternalServerError,
+    ItemTerminal,
+    LeaseEnded,
+    LeaseExpired,
+    LeaseLost,
+    LeaseRejected,
+    LostReason,
+    MalformedRequest,
+    MethodNotAllowed,
+    NotAcceptable,
+    NotFound,
+    OpenChildren,
+    PayloadTooLarge,
+    Problem,
+    RateLimited,
+    RequestCancelled,
+    RequestRejected,
+    ServiceUnavailable,
+    ServiceUnreachable,
+    Unauthenticated,
+    UnexpectedResponse,
+    UnmetDependencies,
+    UnsupportedMediaType,
+    ValidationFailed,
+    WorkGraphError,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AlreadyResolved",
+    "AttentionRequest",
+    "Blockers",
+    "Call",
+    "ChildRef",
+    "Claim",
+    "CompletedWithNext",
+    "Completion",
+    "CompletionResult",
+    "Decomposed",
+    "DependencyCycle",
+    "EndedLease",
+    "EpochMismatch",
+    "FieldError",
+    "Forbidden",
+    "IdempotencyConflict",
+    "InternalServerError",
+    "IssuedToken",
+    "Item",
+    "ItemRef",
+    "ItemStatus",
+    "ItemTerminal",
+    "Lease",
+    "LeaseEnded",
+    "LeaseExpired",
+    "LeaseLost",
+    "LeaseOutcome",
+    "LeaseLike",
+    "LeaseRef",
+    "LeaseRejected",
+    "LostReason",
+    "MalformedRequest",
+    "MethodNotAllowed",
+    "NewChild",
+    "NotAcceptable",
+    "NotFound",
+    "OpenChildren",
+    "Page",
+    "PayloadTooLarge",
+    "Problem",
+    "QueueStats",
+    "RateLimited",
+    "RequestCancelled",
+    "RequestRejected",
+    "ServiceUnavailable",
+    "ServiceUnreachable",
+    "Token",
+    "TokenRole",
+    "Unauthenticated",
+    "UnexpectedResponse",
+    "UnmetDependencies",
+    "UnsupportedMediaType",
+    "ValidationFailed",
+    "WorkGraphClient",
+    "WorkGraphError",
+]

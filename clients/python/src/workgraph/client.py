@@ -1,0 +1,370 @@
+"""The API client: one method per endpoint of the service."""
+
+from __future__ import annotations
+
+import ssl
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol, TypeVar
+
+from ._http import Call, Token, Transport, path
+from .models import (
+    AttentionRequest,
+    Claim,
+    CompletedWithNext,
+    Completion,
+    CompletionResult,
+    Decomposed,
+    EndedLease,
+    IssuedToken,
+    Item,
+    ItemRef,
+    Lease,
+    NewChild,
+    Page,
+    QueueStats,
+    Token as TokenInfo,
+    TokenRole,
+)
+
+__all__ = ["LeaseLike", "LeaseRef", "WorkGraphClient"]
+
+T = TypeVar("T")
+
+
+class LeaseLike(Protocol):
+    """What a lease write needs: the lease's id and epoch (a :class:`Lease` has both)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def epoch(self) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class LeaseRef:
+    """A lease by id and epoch, e.g. as stored by a worker that writes under it later."""
+
+    id: str
+    epoch: int
+
+
+def _fields(**values: Any) -> dict[str, Any]:
+    """A JSON body of the given fields, without those left out (None): the service's defaults apply."""
+    return {name: value for name, value in values.items() if value is not None}
+
+
+class WorkGraphClient:
+    """A typed method for every endpoint; every failure raises a :class:`~workgraph.WorkGraphError`.
+
+    One client is thread-safe and keeps its connections: make one per service and share it.
+
+    >>> client = WorkGraphClient("http://localhost:8080", token=os.environ["WORKGRAPH_TOKEN"])
+
+    ``token`` may also be a function, asked before every request (to rotate tokens).
+    ``timeout`` bounds each request's wait for the service (a long-poll claim may wait its
+    ``wait_seconds`` longer); ``connect_timeout`` bounds connecting.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        token: Token = None,
+        timeout: float = 30.0,
+        connect_timeout: float = 5.0,
+        ssl_context: ssl.SSLContext | None = None,
+        transport: Transport | None = None,
+    ) -> None:
+        self._http = transport or Transport(
+            base_url, token=token, timeout=timeout, connect_timeout=connect_timeout, ssl_context=ssl_context
+        )
+
+    @property
+    def base_url(self) -> str:
+        return self._http.base_url
+
+    @property
+    def timeout(self) -> float:
+        return self._http.timeout
+
+    def with_timeout(self, timeout: float) -> WorkGraphClient:
+        """The same client, sharing its connections, with another request timeout."""
+        return type(self)(self.base_url, transport=self._http.with_timeout(timeout))
+
+    def close(self) -> None:
+        """Closes the idle connections (a later request opens a new one)."""
+        self._http.close()
+
+    def __enter__(self) -> WorkGraphClient:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    # Plumbing
+
+    def _json(self, method: str, target: str, body: Any = None, **options: Any) -> Any:
+        return self._http.request(method, target, body=body, **options).json()
+
+    def _pages(self, fetch: Callable[[str | None], Page[T]]) -> Iterator[T]:
+        cursor: str | None = None
+        while True:
+            page = fetch(cursor)
+            yield from page.items
+            cursor = page.next_cursor
+            if cursor is None:
+                return
+
+    @staticmethod
+    def _lease_path(lease: LeaseLike, action: str) -> str:
+        return path("leases", lease.id, action)
+
+    # Items
+
+    def create_item(
+        self,
+        title: str,
+        *,
+        description: str | None = None,
+        priority: int | None = None,
+        queue: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        parent_id: str | None = None,
+        depends_on: Sequence[str] | None = None,
+        idempotency_key: str | None = None,
+    ) -> Item:
+        """``POST /items``. With ``idempotency_key``, the same key and fields give the first item back."""
+        body = _fields(
+            title=title,
+            description=description,
+            priority=priority,
+            queue=queue,
+            metadata=metadata,
+            parentId=parent_id,
+            dependsOn=list(depends_on) if depends_on is not None else None,
+        )
+        headers = {"Idempotency-Key": idempotency_key} if idempotency_key is not None else None
+        return Item.from_json(self._json("POST", "/items", body, headers=headers))
+
+    def get_item(self, item_id: str) -> Item:
+        """``GET /items/{id}``."""
+        return Item.from_json(self._json("GET", path("items", item_id)))
+
+    def list_items(
+        self,
+        *,
+        status: str | Sequence[str] | None = None,
+        queue: str | None = None,
+        parent_id: str | None = None,
+        q: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Page[Item]:
+        """``GET /items``: one page, oldest first. ``status`` may name several statuses."""
+        statuses = ",".join(status) if isinstance(status, Sequence) and not isinstance(status, str) else status
+        query = {"status": statuses, "queue": queue, "parentId": parent_id, "q": q, "limit": limit, "cursor": cursor}
+        answer = self._http.request("GET", "/items", query=query).json()
+        return Page([Item.from_json(entry) for entry in answer["items"]], answer.get("nextCursor"))
+
+    def iter_items(self, **filters: Any) -> Iterator[Item]:
+        """Every item that ``list_items`` with these filters lists, page after page."""
+        return self._pages(lambda cursor: self.list_items(**filters, cursor=cursor))
+
+    def add_dependency(self, item_id: str, depends_on: str) -> Item:
+        """``POST /items/{id}/dependencies``: the item then waits for ``depends_on``."""
+        return Item.from_json(self._json("POST", path("items", item_id, "dependencies"), {"dependsOn": depends_on}))
+
+    def remove_dependency(self, item_id: str, depends_on: str) -> None:
+        """``DELETE /items/{id}/dependencies/{dependsOnId}``."""
+        self._http.request("DELETE", path("items", item_id, "dependencies", depends_on))
+
+    def cancel_item(self, item_id: str, reason: str | None = None) -> Item:
+        """``POST /items/{id}/cancel``: the item and its open descendants; their leases end."""
+        return Item.from_json(self._json("POST", path("items", item_id, "cancel"), _fields(reason=reason)))
+
+    def list_dependents(self, item_id: str, *, limit: int | None = None, cursor: str | None = None) -> Page[ItemRef]:
+        """``GET /items/{id}/dependents``: the items that wait for this one."""
+        query = {"limit": limit, "cursor": cursor}
+        answer = self._http.request("GET", path("items", item_id, "dependents"), query=query).json()
+        return Page([ItemRef.from_json(entry) for entry in answer["items"]], answer.get("nextCursor"))
+
+    def list_item_leases(self, item_id: str, *, limit: int | None = None, cursor: str | None = None) -> Page[Lease]:
+        """``GET /items/{id}/leases``: one page of the item's lease history, by epoch."""
+        query = {"limit": limit, "cursor": cursor}
+        answer = self._http.request("GET", path("items", item_id, "leases"), query=query).json()
+        return Page([Lease.from_json(entry) for entry in answer["leases"]], answer.get("nextCursor"))
+
+    def item_leases(self, item_id: str) -> list[Lease]:
+        """The item's whole lease history, oldest first (every page)."""
+        return list(self._pages(lambda cursor: self.list_item_leases(item_id, limit=500, cursor=cursor)))
+
+    def list_queues(self) -> list[QueueStats]:
+        """``GET /queues``: every queue with open items, with its counts."""
+        return [QueueStats.from_json(entry) for entry in self._json("GET", "/queues")["queues"]]
+
+    # Claims and leases
+
+    def claim(
+        self,
+        *,
+        worker_id: str | None = None,
+        queues: Sequence[str] | None = None,
+        lease_seconds: int | None = None,
+        wait_seconds: int | None = None,
+        call: Call | None = None,
+    ) -> Claim | None:
+        """``POST /claims``: the best ready item under a new lease, or None when nothing is ready.
+
+        ``wait_seconds`` (0-60) waits at the service for an item to become ready; ``call``
+        lets another thread call such a wait off. With a worker token ``worker_id`` may be
+        left out: the token names the worker.
+        """
+        body = _fields(
+            workerId=worker_id,
+            queues=list(queues) if queues is not None else None,
+            leaseSeconds=lease_seconds,
+            waitSeconds=wait_seconds,
+        )
+        answer = self._http.request("POST", "/claims", body=body, extra_timeout=wait_seconds or 0, call=call)
+        return Claim.from_json(answer.json()) if answer.status == 201 else None
+
+    def claim_batch(
+        self,
+        limit: int,
+        *,
+        worker_id: str | None = None,
+        queues: Sequence[str] | None = None,
+        lease_seconds: int | None = None,
+        wait_seconds: int | None = None,
+        call: Call | None = None,
+    ) -> list[Claim]:
+        """``POST /claims/batch``: up to ``limit`` claims, each its own lease; empty when nothing is ready."""
+        body = _fields(
+            workerId=worker_id,
+            queues=list(queues) if queues is not None else None,
+            leaseSeconds=lease_seconds,
+            limit=limit,
+            waitSeconds=wait_seconds,
+        )
+        answer = self._http.request("POST", "/claims/batch", body=body, extra_timeout=wait_seconds or 0, call=call)
+        if answer.status != 201:
+            return []
+        return [Claim.from_json(entry) for entry in answer.json()["claims"]]
+
+    def get_lease(self, lease_id: str) -> Lease:
+        """``GET /leases/{id}``: active or ended (how it ended, after a lost answer)."""
+        return Lease.from_json(self._json("GET", path("leases", lease_id)))
+
+    def renew(self, lease: LeaseLike, lease_seconds: int | None = None) -> Lease:
+        """``POST /leases/{id}/renew``: ``expiresAt`` becomes now + ``lease_seconds`` (None: the service's default)."""
+        body = _fields(epoch=lease.epoch, leaseSeconds=lease_seconds)
+        return Lease.from_json(self._json("POST", self._lease_path(lease, "renew"), body))
+
+    def complete(self, lease: LeaseLike, result: Any = None) -> EndedLease:
+        """``POST /leases/{id}/complete``: the item is completed with ``result`` (None: no result)."""
+        answer = self._json("POST", self._lease_path(lease, "complete"), _fields(epoch=lease.epoch, result=result))
+        return EndedLease(Lease.from_json(answer["lease"]), Item.from_json(answer["item"]))
+
+    def complete_and_claim_next(
+        self,
+        lease: LeaseLike,
+        result: Any = None,
+        *,
+        queues: Sequence[str] | None = None,
+        lease_seconds: int | None = None,
+    ) -> CompletedWithNext:
+        """Completes, and claims the next item for the same worker in the same request (``claimNext``)."""
+        claim_next = _fields(queues=list(queues) if queues is not None else None, leaseSeconds=lease_seconds)
+        body = _fields(epoch=lease.epoch, result=result, claimNext=claim_next)
+        return CompletedWithNext.from_json(self._json("POST", self._lease_path(lease, "complete"), body))
+
+    def release(self, lease: LeaseLike, reason: str | None = None) -> EndedLease:
+        """``POST /leases/{id}/release``: the item goes back to the queue."""
+        answer = self._json("POST", self._lease_path(lease, "release"), _fields(epoch=lease.epoch, reason=reason))
+        return EndedLease(Lease.from_json(answer["lease"]), Item.from_json(answer["item"]))
+
+    def cancel(self, lease: LeaseLike, reason: str | None = None) -> EndedLease:
+        """``POST /leases/{id}/cancel``: the item and its open descendants are cancelled."""
+        answer = self._json("POST", self._lease_path(lease, "cancel"), _fields(epoch=lease.epoch, reason=reason))
+        return EndedLease(Lease.from_json(answer["lease"]), Item.from_json(answer["item"]))
+
+    def decompose(
+        self, lease: LeaseLike, children: Sequence[NewChild | Mapping[str, Any]], reason: str | None = None
+    ) -> Decomposed:
+        """``POST /leases/{id}/decompose``: children under the item, which waits for them all."""
+        entries = [child.to_json() if isinstance(child, NewChild) else dict(child) for child in children]
+        body = _fields(epoch=lease.epoch, children=entries, reason=reason)
+        answer = self._json("POST", self._lease_path(lease, "decompose"), body)
+        return Decomposed(
+            Lease.from_json(answer["lease"]),
+            Item.from_json(answer["item"]),
+            [Item.from_json(child) for child in answer["children"]],
+        )
+
+    def request_attention(
+        self,
+        lease: LeaseLike,
+        question: str,
+        *,
+        blocking: bool | None = None,
+        context: Mapping[str, Any] | None = None,
+    ) -> AttentionRequest:
+        """``POST /leases/{id}/attention-requests``: a question for a human.
+
+        A blocking one (the default) ends the lease and holds the item until answered.
+        """
+        body = _fields(epoch=lease.epoch, question=question, blocking=blocking, context=context)
+        return AttentionRequest.from_json(self._json("POST", self._lease_path(lease, "attention-requests"), body))
+
+    def complete_all(self, completions: Sequence[Completion]) -> list[CompletionResult]:
+        """``POST /completions``: one result per entry, in order, each fenced on its own."""
+        body = {"completions": [completion.to_json() for completion in completions]}
+        return [CompletionResult.from_json(entry) for entry in self._json("POST", "/completions", body)["results"]]
+
+    # Attention requests
+
+    def list_attention_requests(
+        self,
+        *,
+        status: str | None = None,
+        item_id: str | None = None,
+        limit: int | None = None,
+        cursor: str | None = None,
+    ) -> Page[AttentionRequest]:
+        """``GET /attention-requests``: newest first; ``status`` is ``open`` or ``resolved``."""
+        query = {"status": status, "itemId": item_id, "limit": limit, "cursor": cursor}
+        answer = self._http.request("GET", "/attention-requests", query=query).json()
+        requests = [AttentionRequest.from_json(entry) for entry in answer["attentionRequests"]]
+        return Page(requests, answer.get("nextCursor"))
+
+    def iter_attention_requests(self, **filters: Any) -> Iterator[AttentionRequest]:
+        """Every request that ``list_attention_requests`` with these filters lists."""
+        return self._pages(lambda cursor: self.list_attention_requests(**filters, cursor=cursor))
+
+    def get_attention_request(self, request_id: str) -> AttentionRequest:
+        """``GET /attention-requests/{id}``."""
+        return AttentionRequest.from_json(self._json("GET", path("attention-requests", request_id)))
+
+    def resolve_attention_request(
+        self, request_id: str, resolution: str, resolved_by: str | None = None
+    ) -> AttentionRequest:
+        """``POST /attention-requests/{id}/resolve``; ``resolved_by`` defaults to the token's name."""
+        body = _fields(resolution=resolution, resolvedBy=resolved_by)
+        return AttentionRequest.from_json(self._json("POST", path("attention-requests", request_id, "resolve"), body))
+
+    # Tokens (admin)
+
+    def create_token(self, name: str, role: TokenRole | str, worker_id: str | None = None) -> IssuedToken:
+        """``POST /tokens``: its secret is in the answer only. ``worker_id`` for worker tokens."""
+        body = _fields(name=name, role=str(role), workerId=worker_id)
+        return IssuedToken.from_json(self._json("POST", "/tokens", body))
+
+    def list_tokens(self) -> list[TokenInfo]:
+        """``GET /tokens``: every token, revoked ones too, never with its secret."""
+        return [TokenInfo.from_json(entry) for entry in self._json("GET", "/tokens")["tokens"]]
+
+    def revoke_token(self, token_id: str) -> None:
+        """``DELETE /tokens/{id}``: refused from the very next request on every instance."""
+        self._http.request("DELETE", path("tokens", token_id))
