@@ -1,10 +1,13 @@
 """Work Graph for Python: an API client and a worker runtime, on the standard library only.
 
->>> from workgraph import WorkGraphClient
+>>> from workgraph import WorkGraphClient, Worker
 >>> client = WorkGraphClient("http://localhost:8080", token=os.environ["WORKGRAPH_TOKEN"])
+>>> Worker(client, queues=["writing"], concurrency=4, lease_seconds=60).run(handle)
 
 :class:`WorkGraphClient` has a method per endpoint; every failure is a
 :class:`WorkGraphError`, each problem code a class of its own (:mod:`workgraph.problems`).
+:class:`Worker` claims with a long poll, renews leases, tells the handler when its lease is
+lost (:class:`LeaseContext`), completes with the handler's return value, and stops cleanly.
 """
 
 import sys
@@ -13,7 +16,19 @@ if sys.version_info < (3, 11):  # say so plainly, before a 3.11 feature fails ob
     raise ImportError(f"workgraph needs Python 3.11 or newer; this is {sys.version.split()[0]}")
 
 from ._http import Call
+from ._lease import LeaseContext
 from .client import LeaseLike, LeaseRef, WorkGraphClient
+from .failures import (
+    AskHuman,
+    Cancel,
+    FailureAction,
+    FailurePolicy,
+    HandlerFailure,
+    Release,
+    ask_human,
+    release,
+    release_then_ask_human,
+)
 from .models import (
     AttentionRequest,
     Blockers,
@@ -69,14 +84,19 @@ from .problems import (
     ValidationFailed,
     WorkGraphError,
 )
+from .timing import Backoff
+from .worker import Handler, Worker
 
 __version__ = "0.1.0"
 
 __all__ = [
     "AlreadyResolved",
+    "AskHuman",
     "AttentionRequest",
+    "Backoff",
     "Blockers",
     "Call",
+    "Cancel",
     "ChildRef",
     "Claim",
     "CompletedWithNext",
@@ -86,8 +106,12 @@ __all__ = [
     "DependencyCycle",
     "EndedLease",
     "EpochMismatch",
+    "FailureAction",
+    "FailurePolicy",
     "FieldError",
     "Forbidden",
+    "Handler",
+    "HandlerFailure",
     "IdempotencyConflict",
     "InternalServerError",
     "IssuedToken",
@@ -96,6 +120,7 @@ __all__ = [
     "ItemStatus",
     "ItemTerminal",
     "Lease",
+    "LeaseContext",
     "LeaseEnded",
     "LeaseExpired",
     "LeaseLost",
@@ -115,6 +140,7 @@ __all__ = [
     "Problem",
     "QueueStats",
     "RateLimited",
+    "Release",
     "RequestCancelled",
     "RequestRejected",
     "ServiceUnavailable",
@@ -128,4 +154,8 @@ __all__ = [
     "ValidationFailed",
     "WorkGraphClient",
     "WorkGraphError",
+    "Worker",
+    "ask_human",
+    "release",
+    "release_then_ask_human",
 ]
