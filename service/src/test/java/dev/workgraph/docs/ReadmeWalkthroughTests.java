@@ -71,6 +71,7 @@ class ReadmeWalkthroughTests extends ServiceTest {
 			assertThat(output).doesNotContain("\"item\": null");
 			assertThat(output).contains("{\"completed\":\"Thumbnail 4\",\"next\":\"Thumbnail 5\"}")
 				.contains("{\"completed\":\"Thumbnail 5\",\"next\":null}");
+			assertThat(output).as("the Python worker ran").contains("python worker: queue py-writing drained");
 		}
 		assertThat(count("select count(*) from work_items where title = 'Migrate the billing service' "
 				+ "and status = 'blocked'"))
