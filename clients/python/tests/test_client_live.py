@@ -103,10 +103,11 @@ class LeasesTests(LiveTest):
 
     def test_every_stale_write_is_lease_lost_with_the_epochs_and_writes_nothing(self):
         item = self.admin.create_item("Fenced", queue=self.queue)
-        first = self.claim(lease_seconds=1)
+        first = self.claim(lease_seconds=30)
         with self.assertRaises(wg.EpochMismatch) as mismatch:
             self.agent.renew(wg.LeaseRef(first.lease.id, first.lease.epoch + 1))
         self.assertEqual((mismatch.exception.presented_epoch, mismatch.exception.current_epoch), (2, 1))
+        self.agent.renew(first.lease, 1)  # and then it runs out
         time.sleep(1.3)
         with self.assertRaises(wg.LeaseExpired) as expired:
             self.agent.complete(first.lease, {"late": True})

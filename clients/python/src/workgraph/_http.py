@@ -253,8 +253,8 @@ class Transport:
         finally:
             if call is not None:
                 call._attach(None)
-        if answer.will_close:
-            connection.close()
+        if answer.will_close or (call is not None and call.cancelled):
+            connection.close()  # a cancel that came with the answer may have shut its socket
         else:
             self._pool.give(connection)
         return Response(answer.status, answer.headers, body)
