@@ -36,7 +36,7 @@ except ImportError:  # run from a checkout: use the client beside it
 
 from workgraph import LeaseContext, NewChild, WorkGraphClient, WorkGraphError, Worker
 
-STEPS = [
+STEPS: list[dict[str, Any]] = [
     {"title": "Build the release artifacts", "seconds": 4},
     {"title": "Approve the production deployment", "kind": "approval",
      "question": "The artifacts are built. May I deploy release 1.4 to production?"},
@@ -51,7 +51,7 @@ def say(text: str) -> None:
 
 def seed(client: WorkGraphClient, queue: str, *, step_seconds: float | None = None) -> str:
     """A demo plan: build, ask for approval, deploy, write notes, one after the other. Its id."""
-    steps = [dict(step, seconds=step_seconds) if step_seconds is not None and "seconds" in step else step
+    steps = [{**step, "seconds": step_seconds} if step_seconds is not None and "seconds" in step else step
              for step in STEPS]
     plan = client.create_item("Ship release 1.4", queue=queue, metadata={"kind": "plan", "steps": steps})
     return plan.id

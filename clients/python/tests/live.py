@@ -45,7 +45,8 @@ class RecordingTransport(Transport):
             if unavailable:
                 self._unavailable[0] -= 1
             lose = next((suffix for suffix in self.lose_answer_of if target.endswith(suffix)), None)
-            self.lose_answer_of.discard(lose)
+            if lose is not None:
+                self.lose_answer_of.discard(lose)
         if self.drop_renewals.is_set() and target.endswith("/renew"):
             raise wg.ServiceUnreachable("renewal dropped by the test", may_have_been_processed=False)
         if unavailable:
@@ -99,9 +100,10 @@ class LiveTest(unittest.TestCase):
     def worker_client(self, worker_id: str, *, recording: bool = False, timeout: float = 15) -> wg.WorkGraphClient:
         """A client with a new worker token bound to ``worker_id``."""
         issued = self.admin.create_token(f"python-tests {worker_id}", wg.TokenRole.WORKER, worker_id)
+        url = self.admin.base_url
         if recording:
-            return wg.WorkGraphClient(URL, transport=RecordingTransport(URL, token=issued.token, timeout=timeout))
-        return wg.WorkGraphClient(URL, token=issued.token, timeout=timeout)
+            return wg.WorkGraphClient(url, transport=RecordingTransport(url, token=issued.token, timeout=timeout))
+        return wg.WorkGraphClient(url, token=issued.token, timeout=timeout)
 
     def worker(self, client: wg.WorkGraphClient, **settings: Any) -> wg.Worker:
         """A worker that is stopped after the test, with quick retries and short waiting claims."""
@@ -113,8 +115,10 @@ class LiveTest(unittest.TestCase):
         return worker
 
     def await_status(self, item_id: str, status: str, timeout: float = 30) -> wg.Item:
-        return eventually(lambda: self.admin.get_item(item_id), lambda item: item.status == status, timeout,
-                          f"item {item_id} to be {status}")
+        def has_status(item: wg.Item) -> bool:
+            return item.status == status
+
+        return eventually(lambda: self.admin.get_item(item_id), has_status, timeout, f"item {item_id} to be {status}")
 
 
 def eventually(read: Callable[[], T], done: Callable[[T], bool], timeout: float, what: str) -> T:

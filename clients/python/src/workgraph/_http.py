@@ -109,17 +109,15 @@ class _Pool:
         now = time.monotonic()
         with self._lock:
             while self._idle:
-                connection, since = self._idle.pop()
+                idle, since = self._idle.pop()
                 if now - since < _MAX_IDLE_SECONDS:
-                    return connection, True
-                connection.close()
+                    return idle, True
+                idle.close()
         if self._scheme == "https":
-            connection: http.client.HTTPConnection = http.client.HTTPSConnection(
+            return http.client.HTTPSConnection(
                 self._host, self._port, timeout=connect_timeout, context=self._ssl_context
-            )
-        else:
-            connection = http.client.HTTPConnection(self._host, self._port, timeout=connect_timeout)
-        return connection, False
+            ), False
+        return http.client.HTTPConnection(self._host, self._port, timeout=connect_timeout), False
 
     def give(self, connection: http.client.HTTPConnection) -> None:
         with self._lock:
@@ -243,6 +241,7 @@ class Transport:
             if call is not None and not call._attach(connection):
                 connection.close()
                 raise RequestCancelled(f"{method} {url} was called off before it was sent")
+            assert connection.sock is not None
             connection.sock.settimeout(self.timeout + extra_timeout)
             connection.request(method, url, body=payload, headers=headers)
             answer = connection.getresponse()

@@ -276,7 +276,7 @@ class LeaseContext:
 
     def _about_lease(self, not_found: NotFound) -> bool:
         """Whether a 404 says that this lease is unknown (not, say, a ``dependsOn`` id of a decompose)."""
-        return not_found.problem.get("leaseId") == self._lease.id
+        return bool(not_found.problem.get("leaseId") == self._lease.id)
 
     def _require_held(self, what: str) -> None:
         if self._state is _State.LOST:
