@@ -53,18 +53,14 @@ JAVA_OPTS_B=${JAVA_OPTS_B:--Xms256m -Xmx256m -XX:+UseSerialGC}
 JAVA=${JAVA:-$(jdk25_home)/bin/java}
 PORT_A=${PORT_A:-18121}
 PORT_B=${PORT_B:-18122}
-RUN=$(mktemp -d)
+ab_setup
 DB_A=wgab_a_$$
 DB_B=wgab_b_$$
-PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -U postgres)
-ADMIN=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')
-PIDS=()
 declare -A PID_OF
 
 cleanup() {
 	if [[ -n "${SETUP_A:-}" ]]; then bash -c "$SETUP_A" || true; fi
-	for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-	for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+	stop_services
 	"${PSQL[@]}" -d postgres -c "drop database if exists $DB_A with (force)" \
 		-c "drop database if exists $DB_B with (force)" || true
 	rm -rf "$RUN"

@@ -15,23 +15,12 @@ cd "$(dirname "$0")/.."
 
 items=${1:?usage: bench/claim-plan.sh ITEMS}
 ready=${READY:-1000}
-export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
-db="workgraph_plan_$$"
-work=$(mktemp -d)
-trap 'dropdb --if-exists "$db" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-
 source bench/lib.sh
-java25=${JAVA25_HOME:-$(jdk25_home)}
-jar=$(ls service/target/work-graph-service-*.jar 2>/dev/null | head -n 1 || true)
-if [[ -z "$jar" ]]; then
-	./mvnw -B -q -DskipTests -pl service -am package
-	jar=$(ls service/target/work-graph-service-*.jar | head -n 1)
-fi
-(cd "$work" && unzip -q "$OLDPWD/$jar" 'BOOT-INF/*')
+throwaway_database workgraph_plan
+
 statement=CLAIM_NEXT_READY
 [[ -n "${QUEUES:-}" ]] && statement=CLAIM_NEXT_READY_IN_QUEUES
-"$java25/bin/java" -cp "$work/BOOT-INF/classes:$work/BOOT-INF/lib/*" bench/src/PrintStatement.java \
-	dev.workgraph.lease.Claims "$statement" > "$work/claim.sql"
+service_statement dev.workgraph.lease.Claims "$statement" > "$work/claim.sql"
 
 createdb "$db"
 apply_migrations "$db"

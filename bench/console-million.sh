@@ -21,11 +21,7 @@ H='Content-Type: application/json'
 source bench/lib.sh
 java_home=$(jdk25_home)
 [[ -n "$java_home" ]] || { echo "no JDK 25 found (set JAVA_HOME)" >&2; exit 1; }
-jar=$(ls service/target/work-graph-service-*.jar 2>/dev/null | grep -v plain | head -1 || true)
-if [[ -z "$jar" ]]; then
-	./mvnw -q -B -pl service -am package -DskipTests -Djacoco.skip=true
-	jar=$(ls service/target/work-graph-service-*.jar | grep -v plain | head -1)
-fi
+jar=$(service_jar)
 
 service_pid=""
 cleanup() {
@@ -166,16 +162,28 @@ echo
 echo "== plans"
 # The queue counts as the packaged service sends them (read out of the jar, as claim-plan.sh reads
 # the claim).
-classes=$(mktemp -d)
-(cd "$classes" && unzip -q "$OLDPWD/$jar" 'BOOT-INF/*')
-queue_counts=$("$java_home/bin/java" -cp "$classes/BOOT-INF/classes:$classes/BOOT-INF/lib/*" \
-	bench/src/PrintStatement.java dev.workgraph.view.QueueViews QUEUE_BACKLOGS)
-rm -rf "$classes"
+queue_counts=$(service_statement dev.workgraph.view.QueueViews QUEUE_BACKLOGS)
 echo "queue counts"
 "${PSQL[@]}" -d "$DB" -c "explain (analyze, buffers, costs off) $queue_counts"
+
+# A page of items by status as ItemListing builds it, explained under the title $1: the ids of each
+# source ($3 ...) merged in id order, their items joined and their status checked against $2.
+page_plan() {
+	local title=$1 statuses=$2 source union=""
+	shift 2
+	printf '\\echo %s\nexplain (analyze, buffers, costs off)\nselect w.* from (\n' "$title"
+	for source in "$@"; do
+		printf '%s(%s)\n' "$union" "$source"
+		union=$'union all\n'
+	done
+	printf ") s(item_id)\njoin work_items w on w.id = s.item_id\nwhere w.status = any('{%s}'::text[])\norder by s.item_id limit 51;\n" \
+		"$statuses"
+}
+
 # The lists above as ItemListing builds them (the statement depends on the filters, so it is no
 # constant to read out of the jar), with the parameters written in.
-"${PSQL[@]}" -d "$DB" <<'SQL'
+{
+	cat <<'SQL'
 \echo search, a common word: the walk of the first 10,000 titles fills the page
 explain (analyze, buffers, costs off)
 select w.* from (select item_id, title from work_item_titles where item_id >= '00000000-0000-0000-0000-000000000000'
@@ -213,42 +221,18 @@ select w.* from (select item_id from work_item_titles where queue = 'queue-3' an
     and item_id > :'walked_to' offset 0) m
 cross join lateral (select * from work_items w where w.id = m.item_id offset 0) w
 where true order by w.id limit 51;
-\echo cancelled in queue-3 (none)
-explain (analyze, buffers, costs off)
-select w.* from (
-(select item_id from parked_items where status = 'cancelled' and queue = 'queue-3' order by item_id limit 51)
-) s(item_id)
-join work_items w on w.id = s.item_id
-where w.status = any('{cancelled}'::text[])
-order by s.item_id limit 51;
-\echo completed, first page
-explain (analyze, buffers, costs off)
-select w.* from (
-(select item_id from lease_history where outcome = 'completed' order by item_id limit 51)
-) s(item_id)
-join work_items w on w.id = s.item_id
-where w.status = any('{completed}'::text[])
-order by s.item_id limit 51;
-\echo open in queue-3 (ready, leased, blocked merged)
-explain (analyze, buffers, costs off)
-select w.* from (
-(select item_id from parked_items where status = 'blocked' and queue = 'queue-3' order by item_id limit 51)
-union all
-(select item_id from ready_items where true and queue = 'queue-3' order by item_id limit 51)
-union all
-(select item_id from leases where true and queue = 'queue-3' order by item_id limit 51)
-) s(item_id)
-join work_items w on w.id = s.item_id
-where w.status = any('{blocked,ready,leased}'::text[])
-order by s.item_id limit 51;
-\echo completed in queue-3
-explain (analyze, buffers, costs off)
-select w.* from (
-(select id from work_items where queue = 'queue-3' and status = 'completed' order by id limit 51)
-) s(item_id)
-join work_items w on w.id = s.item_id
-where w.status = any('{completed}'::text[])
-order by s.item_id limit 51;
+SQL
+	page_plan "cancelled in queue-3 (none)" cancelled \
+		"select item_id from parked_items where status = 'cancelled' and queue = 'queue-3' order by item_id limit 51"
+	page_plan "completed, first page" completed \
+		"select item_id from lease_history where outcome = 'completed' order by item_id limit 51"
+	page_plan "open in queue-3 (ready, leased, blocked merged)" blocked,ready,leased \
+		"select item_id from parked_items where status = 'blocked' and queue = 'queue-3' order by item_id limit 51" \
+		"select item_id from ready_items where true and queue = 'queue-3' order by item_id limit 51" \
+		"select item_id from leases where true and queue = 'queue-3' order by item_id limit 51"
+	page_plan "completed in queue-3" completed \
+		"select id from work_items where queue = 'queue-3' and status = 'completed' order by id limit 51"
+	cat <<'SQL'
 \echo blocked, with a title: the walk, the status checked on each match
 explain (analyze, buffers, costs off)
 select w.* from (select item_id, title from work_item_titles where item_id >= '00000000-0000-0000-0000-000000000000'
@@ -256,3 +240,4 @@ select w.* from (select item_id, title from work_item_titles where item_id >= '0
 join work_items w on w.id = k.item_id
 where k.title ilike '%deploy%' and w.status = any('{blocked}'::text[]) order by w.id limit 51;
 SQL
+} | "${PSQL[@]}" -d "$DB"

@@ -19,12 +19,8 @@ queues=${QUEUES:-20}
 leased=${LEASED:-1000}
 resolved=${RESOLVED:-100000}
 open=${OPEN:-100}
-export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
-db="workgraph_gauges_$$"
-work=$(mktemp -d)
-trap 'dropdb --if-exists "$db" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-
 source bench/lib.sh
+throwaway_database workgraph_gauges
 java25=${JAVA25_HOME:-$(jdk25_home)}
 classes=service/target/classes
 if [[ ! -f "$classes/dev/workgraph/metrics/GaugeSamples.class" ]]; then

@@ -17,6 +17,56 @@ jdk25_home() {
 	done
 }
 
+# Prints the packaged service's jar, building it first when there is none.
+service_jar() {
+	local jar
+	# shellcheck disable=SC2012 # the jar names are ours and plain
+	jar=$(ls service/target/work-graph-service-*.jar 2>/dev/null | grep -v plain | head -n 1 || true)
+	if [[ -z "$jar" ]]; then
+		./mvnw -B -q -DskipTests -pl service -am package >&2
+		jar=$(ls service/target/work-graph-service-*.jar | grep -v plain | head -n 1)
+	fi
+	echo "$jar"
+}
+
+# Prints the SQL of the statement constant $2 of the service's class $1 as the packaged jar holds
+# it (so that a plan is of the statement the service runs), with bench/src/PrintStatement.java.
+service_statement() {
+	local jar classes
+	jar=$(service_jar)
+	classes=$(mktemp -d)
+	(cd "$classes" && unzip -q "$OLDPWD/$jar" 'BOOT-INF/*')
+	"${JAVA25_HOME:-$(jdk25_home)}/bin/java" -cp "$classes/BOOT-INF/classes:$classes/BOOT-INF/lib/*" \
+		bench/src/PrintStatement.java "$1" "$2"
+	rm -rf "$classes"
+}
+
+# For the scripts that read plans: points psql at the local server (PGHOST/PGPORT/PGUSER, default
+# 127.0.0.1:5432 postgres) and sets db, a database name of this process's own ($1 and the pid), and
+# work, a new temporary directory; both are removed when the script exits.
+throwaway_database() {
+	export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
+	db="$1_$$"
+	work=$(mktemp -d)
+	trap 'dropdb --if-exists "$db" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+}
+
+# What the A/B scripts share: RUN, their temporary directory; PSQL, psql's command line for the
+# local server; ADMIN, a bootstrap admin token of the run's own; PIDS, the services they start
+# (stop_services stops them).
+ab_setup() {
+	RUN=$(mktemp -d)
+	PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -U postgres)
+	ADMIN=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')
+	PIDS=()
+}
+
+stop_services() {
+	local pid
+	for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+	for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+}
+
 # Prints wrk's threads for $1 connections in a closed loop: two, as pgbench's -j and bench/run.sh
 # (bench/src/Pg.java, GENERATOR_THREADS); one when they do not split evenly, since
 # bench/wrk/workgraph.lua gives every thread as many connections.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The long-poll measurements (docs/adr/0008, docs/performance.md "Long-poll claims"): wake-up latency
+# The long-poll measurements (docs/adr/0008, docs/performance-journal.md "Long-poll claims"): wake-up latency
 # with 32 waiting workers, and the idle cost of 1,000 waiting claims. Starts one service process from
 # the packaged jar on a fresh database of the PostgreSQL at 127.0.0.1:5432 (user postgres), runs
 # bench/src/LongPoll.java against it, stops it and drops the database.

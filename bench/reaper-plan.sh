@@ -17,31 +17,19 @@
 #   2. with a plan made for the table as it is (a custom plan).
 #
 # The database is dropped at the end.
-# shellcheck disable=SC2012 # the jar and JDK names are ours and plain
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 leases=${LEASES:-10000}
 batch=${BATCH:-1000}
-export PGHOST=${PGHOST:-127.0.0.1} PGPORT=${PGPORT:-5432} PGUSER=${PGUSER:-postgres}
-db="wgbench_reaper_plan_$$"
-work=$(mktemp -d)
-trap 'dropdb --if-exists "$db" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-
 source bench/lib.sh
-java25=${JAVA25_HOME:-$(jdk25_home)}
-jar=$(ls service/target/work-graph-service-*.jar 2>/dev/null | head -n 1 || true)
-if [[ -z "$jar" ]]; then
-	./mvnw -B -q -DskipTests -pl service -am package
-	jar=$(ls service/target/work-graph-service-*.jar | head -n 1)
-fi
-(cd "$work" && unzip -q "$OLDPWD/$jar" 'BOOT-INF/*')
+throwaway_database wgbench_reaper_plan
+
 # The statement's class and field as bench/statements.properties does not list them (the reaper is
 # not a throughput path); adjust here if the service renames them.
 reaper_class=${REAPER_CLASS:-dev.workgraph.lease.ExpiredLeases}
 reaper_field=${REAPER_FIELD:-REAP_EXPIRED}
-"$java25/bin/java" -cp "$work/BOOT-INF/classes:$work/BOOT-INF/lib/*" bench/src/PrintStatement.java \
-	"$reaper_class" "$reaper_field" | sed -e "s/:batchSize/\$1/g" > "$work/reap.sql"
+service_statement "$reaper_class" "$reaper_field" | sed -e "s/:batchSize/\$1/g" > "$work/reap.sql"
 
 createdb "$db"
 apply_migrations "$db"

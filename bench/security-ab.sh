@@ -23,16 +23,12 @@ JAR=${JAR:-$(ls service/target/work-graph-service-*.jar | head -1)}
 source bench/lib.sh
 JAVA=${JAVA:-$(jdk25_home)/bin/java}
 THREADS=$(wrk_threads "$CONNECTIONS")
-RUN=$(mktemp -d)
+ab_setup
 DB_ON=wgsecab_on_$$
 DB_OFF=wgsecab_off_$$
-PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -U postgres)
-ADMIN=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')
-PIDS=()
 
 cleanup() {
-	for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-	for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+	stop_services
 	"${PSQL[@]}" -d postgres -c "drop database if exists $DB_ON" -c "drop database if exists $DB_OFF" || true
 	rm -rf "$RUN"
 }

@@ -17,6 +17,9 @@ final class Pg {
 	 */
 	static final int GENERATOR_THREADS = 2;
 
+	/** Checkpoints the server has completed, timed or requested. */
+	static final String CHECKPOINTS = "select checkpoints_timed + checkpoints_req from pg_stat_bgwriter";
+
 	final String db;
 
 	Pg(String db) {

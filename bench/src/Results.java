@@ -2,9 +2,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a run measured, as records: {@link Json} writes the results file from them
- * (component by component) and {@link Report} prints the table, the targets and the
- * summary line from them. Times are milliseconds, rates per second, CPU in cores.
+ * What a run measured, as records: each {@link Point} keeps its own, {@link Json} writes
+ * the results file from them (component by component, see {@link Bench#results}) and the
+ * points and {@link Report} print the table, the targets and the summary line from them.
+ * Times are milliseconds, rates per second, CPU in cores.
  */
 final class Results {
 
@@ -131,6 +132,16 @@ final class Results {
 	/** Claims due at a fixed rate, latency from when each was due. */
 	record OpenLoop(String generator, double offeredPerSecond, int workers, int seconds, Spread achievedPerSecond,
 			Latency claimMs, Latency completeMs, long errors, long emptyClaims, long dueButUnsent, CpuCores cpuCores) {
+
+		/** Its line in the table. */
+		String text() {
+			return String.format(java.util.Locale.ROOT,
+					"open loop %.0f/s, %d workers (%s): achieved %s items/s, claim %s ms (from due), complete %s ms, "
+							+ "unsent %d, errors %d, cpu %s",
+					this.offeredPerSecond, this.workers, this.generator, this.achievedPerSecond.text(),
+					this.claimMs.text(), this.completeMs.text(), this.dueButUnsent, this.errors, this.cpuCores.text());
+		}
+
 	}
 
 	record Chain(int links, Spread seconds, Latency claimMs, Latency completeMs, long errors) {
@@ -178,11 +189,15 @@ final class Results {
 			String loadBefore, String loadAfter, String memoryMonitor) {
 	}
 
-	/** The summary line's fields; NaN prints as "na". */
+	/**
+	 * The summary line's fields, in the order they joined it; NaN prints as "na". {@code added}
+	 * are the fields of points added since ({@code name=value}, {@link Point#summary}).
+	 */
 	record Summary(double rawLifecycle32, double serviceLifecycle32, double ratio32, double claimP99Ms,
 			double completeP99Ms, double scaleRatio, double reaper10kSeconds, double heapMib, long errors,
 			double wrkLifecycle32, double peerGraphile32, double peerRatio32, double batchItemsPerSecond,
-			double wrkChained32, double peerRatioChained32, double scaleCompleteRatio, double wrkBesidePeer32) {
+			double wrkChained32, double peerRatioChained32, double scaleCompleteRatio, double wrkBesidePeer32,
+			List<String> added) {
 
 		String line() {
 			return "bench: raw_lifecycle_32=" + n0(this.rawLifecycle32) + " service_lifecycle_32="
@@ -194,24 +209,17 @@ final class Results {
 					+ " batch_items_per_s=" + n0(this.batchItemsPerSecond) + " wrk_chained_32="
 					+ n0(this.wrkChained32) + " peer_ratio_chained_32=" + n2(this.peerRatioChained32)
 					+ " scale_complete_ratio=" + n2(this.scaleCompleteRatio) + " wrk_beside_peer_32="
-					+ n0(this.wrkBesidePeer32);
+					+ n0(this.wrkBesidePeer32) + String.join("", this.added.stream().map((f) -> " " + f).toList());
 		}
 
-		private static String n0(double x) {
+		static String n0(double x) {
 			return Double.isNaN(x) ? "na" : String.format(java.util.Locale.ROOT, "%.0f", x);
 		}
 
-		private static String n2(double x) {
+		static String n2(double x) {
 			return Double.isNaN(x) ? "na" : String.format(java.util.Locale.ROOT, "%.2f", x);
 		}
 
-	}
-
-	/** The whole run, as written to bench/results/&lt;stamp&gt;-&lt;mode&gt;.json. */
-	record Run(String mode, String startedAt, Machine machine, ServiceInfo service, List<ThroughputPoint> throughput,
-			Batch batch, Chained chained, Peer peer, OpenLoop openLoop, OpenLoop openLoopJvm, Chain chain, FanIn fanIn, Reaper reaper,
-			Scale scale, double durationSeconds, long serviceErrors, List<String> problems, List<String> notes,
-			String summary, String table, Map<String, List<Double>> machineProbeCpuSeconds) {
 	}
 
 	static String fmt(double x) {
