@@ -8,7 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 import dev.workgraph.client.Claim;
 import dev.workgraph.client.ClaimRequest;
@@ -37,7 +37,7 @@ import static java.lang.System.Logger.Level.WARNING;
  * pauses before its next claim), and one whose claim failed is reported like a failed
  * claim.
  */
-final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
+final class ClaimLoop implements Runnable, NextClaims {
 
 	private static final AtomicBoolean POLLING_ANNOUNCED = new AtomicBoolean();
 
@@ -51,7 +51,7 @@ final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
 
 	private final Backoff idleBackoff;
 
-	private final BiConsumer<Claim, long[]> dispatch;
+	private final Consumer<TimedClaim> dispatch;
 
 	private final NextClaim nextClaim;
 
@@ -67,12 +67,11 @@ final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
 
 	/**
 	 * @param request the claim to send, with {@code waitSeconds} (null or 0: poll)
-	 * @param dispatch takes a claim and {send time, receive time}; owns one slot from
-	 * then on
+	 * @param dispatch takes a claim; owns one slot from then on
 	 * @param claimNext whether completions may claim the slot's next item
 	 */
 	ClaimLoop(Settings settings, ClaimRequest request, Semaphore slots, Backoff idleBackoff,
-			BiConsumer<Claim, long[]> dispatch, boolean claimNext) {
+			Consumer<TimedClaim> dispatch, boolean claimNext) {
 		this.settings = settings;
 		this.request = request;
 		this.slots = slots;
@@ -114,7 +113,7 @@ final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
 						releaseUnwanted(claim.get());
 					}
 					else {
-						this.dispatch.accept(claim.get(), new long[] { sentAt, receivedAt });
+						this.dispatch.accept(new TimedClaim(claim.get(), sentAt, receivedAt));
 						handedOver = true;
 					}
 				}
@@ -153,8 +152,8 @@ final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
 	}
 
 	private Optional<Claim> claimOnce() {
-		CompletableFuture<Optional<Claim>> claim = this.settings.client()
-			.claimAsync(this.longPoll ? this.request : this.request.withWaitSeconds(null));
+		CompletableFuture<Optional<Claim>> claim = this.settings.transport()
+			.claim(this.longPoll ? this.request : this.request.withWaitSeconds(null));
 		this.inFlight = claim;
 		if (this.stopping) {
 			claim.cancel(true);
@@ -185,8 +184,7 @@ final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
 		if (this.stopping) {
 			return;
 		}
-		Duration retryAfter = (failure instanceof RequestRejected rejected) ? rejected.retryAfter().orElse(null) : null;
-		Duration delay = this.settings.retryBackoff().delay(failures, retryAfter, this.settings.random());
+		Duration delay = this.settings.retryDelay(failures, failure);
 		Settings.LOG.log(failure.isTransient() ? DEBUG : WARNING, "Claim failed ({0}); retrying in {1} ms",
 				failure.getMessage(), delay.toMillis());
 		this.settings.tell(() -> this.settings.listener().claimFailed(failure, delay));
@@ -228,7 +226,7 @@ final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
 	/** A claim that arrived while stopping: give it straight back. */
 	void releaseUnwanted(Claim claim) {
 		try {
-			this.settings.client().release(claim.lease(), "worker shutting down");
+			this.settings.transport().release(claim.lease(), HandlerSlots.SHUTTING_DOWN);
 		}
 		catch (WorkGraphException ex) {
 			Settings.LOG.log(WARNING, "Could not release lease {0} claimed while stopping: {1}", claim.lease().id(),
