@@ -14,6 +14,7 @@ import dev.workgraph.client.LeaseRef;
 import dev.workgraph.client.NewAttentionRequest;
 import dev.workgraph.client.NewChild;
 import dev.workgraph.client.WorkGraphClient;
+import dev.workgraph.client.problem.RequestRejected;
 
 import static java.lang.System.Logger.Level.INFO;
 import static java.lang.System.Logger.Level.WARNING;
@@ -34,6 +35,10 @@ import static java.lang.System.Logger.Level.WARNING;
  * runtime's own release when the worker stops.
  */
 final class ActiveLease implements LeaseContext {
+
+	/** Why a lease is lost when the service refuses the worker's token (said once). */
+	static final String TOKEN_REFUSED = "The service refused the worker's token, and the worker stops; "
+			+ "nothing more is sent for this lease";
 
 	private enum State {
 
@@ -222,6 +227,15 @@ final class ActiveLease implements LeaseContext {
 		}
 		announce(lostNow);
 		return lostNow;
+	}
+
+	/**
+	 * The service refused the worker's token for a request of this lease: the worker
+	 * stops, and nothing more can be sent for the lease.
+	 */
+	LeaseLost tokenRefused(RequestRejected refusal) {
+		this.settings.tokenRefused().accept(refusal);
+		return lose(LeaseLost.Reason.REFUSED, TOKEN_REFUSED, refusal);
 	}
 
 	/**

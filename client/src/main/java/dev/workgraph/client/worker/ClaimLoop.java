@@ -14,8 +14,10 @@ import dev.workgraph.client.Claim;
 import dev.workgraph.client.ClaimRequest;
 import dev.workgraph.client.CompletedWithNext;
 import dev.workgraph.client.NextClaim;
+import dev.workgraph.client.problem.Forbidden;
 import dev.workgraph.client.problem.RequestRejected;
 import dev.workgraph.client.problem.ServiceUnreachable;
+import dev.workgraph.client.problem.Unauthenticated;
 import dev.workgraph.client.problem.ValidationFailed;
 import dev.workgraph.client.problem.WorkGraphException;
 
@@ -94,6 +96,9 @@ final class ClaimLoop implements Runnable, NextClaims {
 			}
 			boolean handedOver = false;
 			try {
+				if (this.stopping) {
+					continue; // stopped while waiting for the slot
+				}
 				if (!this.longPoll && this.nothingReadyWithCompletion) {
 					// A completion's claimNext found nothing ready: that was this poll.
 					this.nothingReadyWithCompletion = false;
@@ -134,6 +139,12 @@ final class ClaimLoop implements Runnable, NextClaims {
 					failures++;
 					backOff(rejected, failures);
 				}
+			}
+			catch (Unauthenticated | Forbidden refused) {
+				// The same token would be refused again, however long the wait: the
+				// worker stops.
+				this.stopping = true;
+				this.settings.tokenRefused().accept(refused);
 			}
 			catch (CancellationException ex) {
 				// stop() called the long poll off

@@ -14,12 +14,14 @@ import dev.workgraph.client.Item;
 import dev.workgraph.client.ItemQuery;
 import dev.workgraph.client.Lease;
 import dev.workgraph.client.LeaseOutcome;
+import dev.workgraph.client.problem.Forbidden;
 import dev.workgraph.client.problem.LeaseRejected;
 import dev.workgraph.client.problem.NotFound;
 import dev.workgraph.client.problem.RateLimited;
 import dev.workgraph.client.problem.RequestInterrupted;
 import dev.workgraph.client.problem.RequestRejected;
 import dev.workgraph.client.problem.ServiceUnreachable;
+import dev.workgraph.client.problem.Unauthenticated;
 import dev.workgraph.client.problem.WorkGraphException;
 
 import static java.lang.System.Logger.Level.DEBUG;
@@ -79,6 +81,9 @@ final class LeaseWrites {
 					}
 					throw refused(what, refusal);
 				}
+				catch (Unauthenticated | Forbidden refusal) {
+					throw this.lease.tokenRefused(refusal);
+				}
 				catch (RequestInterrupted ex) {
 					// Someone interrupted this thread mid-request: the write may have
 					// gone out.
@@ -128,6 +133,9 @@ final class LeaseWrites {
 			}
 			catch (LeaseRejected | NotFound refusal) {
 				throw refused(what, refusal);
+			}
+			catch (Unauthenticated | Forbidden refusal) {
+				throw this.lease.tokenRefused(refusal);
 			}
 			catch (WorkGraphException failure) {
 				if (!failure.isTransient() || mayHaveBeenProcessed(failure) || this.lease.remaining() <= 0) {

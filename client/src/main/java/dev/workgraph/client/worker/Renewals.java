@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import dev.workgraph.client.Lease;
 import dev.workgraph.client.problem.LeaseRejected;
 import dev.workgraph.client.problem.NotFound;
+import dev.workgraph.client.problem.RequestRejected;
 import dev.workgraph.client.problem.ServiceUnreachable;
 import dev.workgraph.client.problem.WorkGraphException;
 
@@ -135,6 +136,7 @@ final class Renewals {
 
 	private void renewed(long generation, long sentAt, Lease renewed, Throwable failure) {
 		LeaseLost lostNow = null;
+		RequestRejected tokenRefusal = null;
 		Duration retryIn = null;
 		WorkGraphException renewalFailure = null;
 		synchronized (this.lease) {
@@ -153,6 +155,10 @@ final class Renewals {
 				lostNow = this.lease.loseLocked(LeaseLost.Reason.REFUSED,
 						"The service refused to renew the lease: " + cause.getMessage(), cause);
 			}
+			else if (TokenRefused.refusesToken(cause)) {
+				tokenRefusal = (RequestRejected) cause;
+				lostNow = this.lease.loseLocked(LeaseLost.Reason.REFUSED, ActiveLease.TOKEN_REFUSED, cause);
+			}
 			else {
 				renewalFailure = (cause instanceof WorkGraphException known) ? known
 						: new ServiceUnreachable("Renewal failed: " + cause, cause, true, false);
@@ -169,6 +175,9 @@ final class Renewals {
 					scheduleRenewal(delay);
 				}
 			}
+		}
+		if (tokenRefusal != null) {
+			this.settings.tokenRefused().accept(tokenRefusal);
 		}
 		if (lostNow != null) {
 			this.lease.announce(lostNow);

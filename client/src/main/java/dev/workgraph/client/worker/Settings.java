@@ -2,6 +2,7 @@ package dev.workgraph.client.worker;
 
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
@@ -14,10 +15,11 @@ import dev.workgraph.client.problem.WorkGraphException;
  *
  * @param client for reads, and for handlers
  * @param transport for claims, renewals and lease writes
+ * @param tokenRefused told when the service refuses the worker's token: the worker stops
  */
 record Settings(WorkGraphClient client, Transport transport, String workerId, Integer leaseSeconds,
 		Backoff retryBackoff, ScheduledExecutorService scheduler, WorkerListener listener, LongSupplier nanoTime,
-		RandomGenerator random) {
+		RandomGenerator random, Consumer<RequestRejected> tokenRefused) {
 
 	static final System.Logger LOG = System.getLogger("dev.workgraph.client.worker");
 

@@ -3,6 +3,8 @@ package dev.workgraph.client.worker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
@@ -62,6 +64,35 @@ public final class Worker implements AutoCloseable {
 	public Worker start() {
 		this.runtime.start();
 		return this;
+	}
+
+	/**
+	 * Starts the worker and returns once it has stopped: by {@link #stop()} (from a
+	 * shutdown hook, say), or by itself. An interrupt of the calling thread stops it.
+	 * @throws TokenRefused if it stopped because the service refused its token, so that
+	 * the program can exit with an error
+	 */
+	public void run() {
+		start();
+		try {
+			this.runtime.stopped().get();
+		}
+		catch (InterruptedException ex) {
+			stop();
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException ex) {
+			throw ((TokenRefused) ex.getCause()).rethrown();
+		}
+	}
+
+	/**
+	 * Completes once the worker has stopped: normally after {@link #stop()}; with
+	 * {@link TokenRefused} when the service refused the worker's token, and the worker
+	 * stopped by itself.
+	 */
+	public CompletableFuture<Void> whenStopped() {
+		return this.runtime.stopped().copy();
 	}
 
 	/** Stops with the grace period given to the builder (30 s by default). */

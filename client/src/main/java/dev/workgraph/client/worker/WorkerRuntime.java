@@ -1,6 +1,7 @@
 package dev.workgraph.client.worker;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -9,7 +10,9 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.workgraph.client.ClaimRequest;
+import dev.workgraph.client.problem.RequestRejected;
 
+import static java.lang.System.Logger.Level.ERROR;
 import static java.lang.System.Logger.Level.INFO;
 
 /**
@@ -18,7 +21,7 @@ import static java.lang.System.Logger.Level.INFO;
  * transport they all send through.
  *
  * <pre>
- * NEW ──start()──▶ RUNNING ──stop()──▶ STOPPING ──▶ STOPPED
+ * NEW ──start()──▶ RUNNING ──stop(), or the service refused the token──▶ STOPPING ──▶ STOPPED
  * </pre>
  */
 final class WorkerRuntime {
@@ -47,7 +50,13 @@ final class WorkerRuntime {
 
 	private final Thread claimer;
 
-	private Phase phase = Phase.NEW; // guarded by this
+	private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+
+	// Guarded by this:
+
+	private Phase phase = Phase.NEW;
+
+	private TokenRefused failure;
 
 	WorkerRuntime(Worker.Builder builder) {
 		this.name = "workgraph-worker-" + INSTANCES.incrementAndGet()
@@ -56,7 +65,7 @@ final class WorkerRuntime {
 		this.scheduler.setRemoveOnCancelPolicy(true);
 		this.settings = new Settings(builder.client, new HttpTransport(builder.client), builder.workerId,
 				builder.leaseSeconds, builder.retryBackoff, this.scheduler, builder.listener, builder.nanoTime,
-				builder.random);
+				builder.random, this::tokenRefused);
 		this.concurrency = builder.concurrency;
 		this.shutdownGrace = builder.shutdownGrace;
 		Semaphore permits = new Semaphore(builder.concurrency);
@@ -81,39 +90,44 @@ final class WorkerRuntime {
 		Settings.LOG.log(INFO, "Worker {0} started: {1} handler(s)", this.settings.workerName(), this.concurrency);
 	}
 
+	/** Completes once stopped: with the {@link TokenRefused} that stopped it, if any. */
+	CompletableFuture<Void> stopped() {
+		return this.stopped;
+	}
+
 	/** Stops with the builder's grace period. */
 	void stop() {
 		stop(this.shutdownGrace);
 	}
 
 	void stop(Duration grace) {
+		boolean started;
 		synchronized (this) {
 			if (this.phase == Phase.STOPPED || this.phase == Phase.STOPPING) {
 				awaitStopped();
 				return;
 			}
-			boolean started = this.phase == Phase.RUNNING;
+			started = this.phase == Phase.RUNNING;
 			this.phase = Phase.STOPPING;
 			this.slots.stopAccepting();
-			if (!started) {
-				this.slots.stopNow();
-				this.scheduler.shutdownNow();
-				stoppedLocked();
-				return;
-			}
 		}
 		try {
-			this.claimLoop.stop();
-			this.claimer.interrupt();
-			join(this.claimer, Duration.ofSeconds(30));
-			this.slots.stop(grace);
+			if (started) {
+				this.claimLoop.stop();
+				this.claimer.interrupt();
+				join(this.claimer, Duration.ofSeconds(30));
+				this.slots.stop(grace);
+			}
+			else {
+				this.slots.stopNow();
+			}
 		}
 		finally {
 			this.scheduler.shutdownNow();
-			synchronized (this) {
-				stoppedLocked();
+			markStopped();
+			if (started) {
+				Settings.LOG.log(INFO, "Worker {0} stopped", this.settings.workerName());
 			}
-			Settings.LOG.log(INFO, "Worker {0} stopped", this.settings.workerName());
 		}
 	}
 
@@ -130,9 +144,45 @@ final class WorkerRuntime {
 		this.slots.dispatch(claim);
 	}
 
-	private void stoppedLocked() {
-		this.phase = Phase.STOPPED;
-		notifyAll();
+	/**
+	 * The service refused the worker's token (for a claim, a renewal or a write): sending
+	 * it again would be refused again, so the worker stops, saying why once.
+	 */
+	private void tokenRefused(RequestRejected refusal) {
+		TokenRefused stopping;
+		boolean running;
+		synchronized (this) {
+			if (this.failure != null || this.phase == Phase.STOPPED) {
+				return;
+			}
+			stopping = TokenRefused.of(refusal, this.settings.workerId());
+			this.failure = stopping;
+			running = this.phase == Phase.RUNNING;
+		}
+		Settings.LOG.log(ERROR, "{0}", stopping.getMessage());
+		if (running) {
+			// No claim from now on (the caller loses its lease only after this);
+			// the rest of the stop on a thread of its own: this may be the claiming
+			// thread, which stop() waits for.
+			this.claimLoop.stop();
+			named(this.name + "-stopper", false).newThread(this::stop).start();
+		}
+	}
+
+	private void markStopped() {
+		TokenRefused stoppedBy;
+		synchronized (this) {
+			this.phase = Phase.STOPPED;
+			notifyAll();
+			stoppedBy = this.failure;
+		}
+		// Outside the lock: whoever waits on the future runs now.
+		if (stoppedBy != null) {
+			this.stopped.completeExceptionally(stoppedBy);
+		}
+		else {
+			this.stopped.complete(null);
+		}
 	}
 
 	private synchronized void awaitStopped() {
