@@ -121,7 +121,7 @@ final class HandlerRunner {
 			Settings.LOG.log(DEBUG, "{0}: the handler failed after the lease was lost: {1}", lease, failure.toString());
 			return;
 		}
-		Settings.LOG.log(WARNING, "{0}: the handler failed", lease, failure);
+		Settings.LOG.log(WARNING, () -> lease + ": the handler failed", failure);
 		Settings settings = lease.settings();
 		settings.tell(() -> settings.listener().handlerFailed(lease, failure));
 		HandlerFailure handlerFailure = new HandlerFailure(lease, failure);
@@ -130,7 +130,7 @@ final class HandlerRunner {
 			action = this.policy.decide(handlerFailure);
 		}
 		catch (RuntimeException ex) {
-			Settings.LOG.log(WARNING, "{0}: the failure policy threw; releasing the item", lease, ex);
+			Settings.LOG.log(WARNING, () -> lease + ": the failure policy threw; releasing the item", ex);
 			action = FailureAction.release(handlerFailure.summary());
 		}
 		try {

@@ -9,9 +9,9 @@ import java.util.logging.Logger;
 import java.util.logging.SimpleFormatter;
 
 /**
- * What the worker runtime logs while this is open, as {@code LEVEL message} lines. Its
- * {@link System.Logger} reaches {@code java.util.logging} here, as in an application
- * without a logging library.
+ * What the worker runtime logs while this is open, as {@code LEVEL message} lines (with
+ * {@code | exception} when one is logged with the message). Its {@link System.Logger}
+ * reaches {@code java.util.logging} here, as in an application without a logging library.
  */
 final class RuntimeLog implements AutoCloseable {
 
@@ -25,7 +25,8 @@ final class RuntimeLog implements AutoCloseable {
 
 		@Override
 		public void publish(LogRecord record) {
-			RuntimeLog.this.lines.add(record.getLevel() + " " + this.formatter.formatMessage(record));
+			RuntimeLog.this.lines.add(record.getLevel() + " " + this.formatter.formatMessage(record)
+					+ ((record.getThrown() != null) ? " | " + record.getThrown() : ""));
 		}
 
 		@Override

@@ -339,10 +339,16 @@ class WorkerHttpTests {
 				(request, answer) -> answer.json(200, Map.of("leases", List.of(lease))));
 		this.service.on("POST", "/leases/.*/release", (request, answer) -> answer.json(200,
 				FakeService.claim(FakeService.ended(lease, "released"), "ready")));
-		this.worker = worker((context) -> {
-			throw new IllegalStateException("boom");
-		}).build().start();
-		this.events.awaitEnded(5);
+		try (RuntimeLog log = RuntimeLog.capture()) {
+			this.worker = worker((context) -> {
+				throw new IllegalStateException("boom");
+			}).build().start();
+			this.events.awaitEnded(5);
+			assertThat(log.mentioning("boom")).as("the failure, logged once with its exception")
+				.singleElement()
+				.satisfies((line) -> assertThat(line).startsWith("WARNING lease " + this.leaseId)
+					.endsWith(": the handler failed | java.lang.IllegalStateException: boom"));
+		}
 		assertThat(this.service.requests("POST", "/leases/.*/release")).singleElement()
 			.satisfies((release) -> assertThat(release.body().path("reason").asString())
 				.isEqualTo("handler failed: IllegalStateException: boom"));
