@@ -101,17 +101,35 @@ class SecuredServiceTests {
 		assertThatExceptionOfType(Unauthenticated.class).isThrownBy(() -> agent.getLease(claim.lease().id()));
 	}
 
+	/**
+	 * A worker token for a new worker id, and an item for it in a queue of its own.
+	 */
+	private static WorkerAndItem workerAndItem(String name, String title) {
+		WorkGraphClient admin = as(ADMIN_TOKEN);
+		String workerId = name + "-" + UUID.randomUUID();
+		IssuedToken token = admin.createToken(NewToken.worker(name, workerId));
+		Item item = admin.createItem(NewItem.titled(title).withQueue("secured-" + UUID.randomUUID()));
+		return new WorkerAndItem(workerId, token, item);
+	}
+
+	private record WorkerAndItem(String workerId, IssuedToken token, Item item) {
+	}
+
 	@Test
 	void aWorkerWithAWorkerTokenNeedsNoWorkerId() throws Exception {
 		WorkGraphClient admin = as(ADMIN_TOKEN);
-		String workerId = "runtime-" + UUID.randomUUID();
-		IssuedToken token = admin.createToken(NewToken.worker("runtime", workerId));
-		String queue = "secured-" + UUID.randomUUID();
-		Item item = admin.createItem(NewItem.titled("done with a token").withQueue(queue));
-		Worker worker = Worker.builder(as(token.token())).queues(queue).leaseSeconds(3).handler((lease) -> {
-			Thread.sleep(2_500); // a renewal or two, with the token
-			return Map.of("by", lease.workerId());
-		}).build().start();
+		WorkerAndItem fixture = workerAndItem("runtime", "done with a token");
+		String workerId = fixture.workerId();
+		Item item = fixture.item();
+		Worker worker = Worker.builder(as(fixture.token().token()))
+			.queues(item.queue())
+			.leaseSeconds(3)
+			.handler((lease) -> {
+				Thread.sleep(2_500); // a renewal or two, with the token
+				return Map.of("by", lease.workerId());
+			})
+			.build()
+			.start();
 		try {
 			Item done = Items.awaitStatus(admin, item.id(), ItemStatus.COMPLETED, Duration.ofSeconds(30));
 			assertThat(done.result().path("by").asString()).isEqualTo(workerId);
@@ -177,14 +195,12 @@ class SecuredServiceTests {
 	@Test
 	void aWorkerWhoseTokenIsRevokedMidWorkLosesItsLeaseSendsNothingMoreAndStops() throws Exception {
 		WorkGraphClient admin = as(ADMIN_TOKEN);
-		String workerId = "revoked-" + UUID.randomUUID();
-		IssuedToken token = admin.createToken(NewToken.worker("revoked mid-work", workerId));
-		String queue = "secured-" + UUID.randomUUID();
-		Item item = admin.createItem(NewItem.titled("cut short").withQueue(queue));
+		WorkerAndItem fixture = workerAndItem("revoked", "cut short");
+		Item item = fixture.item();
 		StubbornHandler handler = new StubbornHandler();
-		Worker worker = Worker.builder(as(token.token()))
-			.workerId(workerId)
-			.queues(queue)
+		Worker worker = Worker.builder(as(fixture.token().token()))
+			.workerId(fixture.workerId())
+			.queues(item.queue())
 			.leaseSeconds(3) // renewed every second
 			.waitSeconds(1)
 			.handler(handler)
@@ -192,7 +208,7 @@ class SecuredServiceTests {
 			.start();
 		try {
 			assertThat(handler.working.await(20, TimeUnit.SECONDS)).as("working").isTrue();
-			admin.revokeToken(token.id());
+			admin.revokeToken(fixture.token().id());
 			assertThat(worker.whenStopped()).failsWithin(Duration.ofSeconds(20))
 				.withThrowableOfType(ExecutionException.class)
 				.havingCause()
