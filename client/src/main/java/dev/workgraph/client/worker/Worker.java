@@ -33,7 +33,9 @@ import dev.workgraph.client.WorkGraphClient;
  * next item in the same request ({@code claimNext}); applies the {@link FailurePolicy}
  * when it throws;
  * <li>stops gracefully: stops claiming (calling off a waiting claim), lets handlers
- * finish within a grace period, then interrupts them and releases their leases.
+ * finish within a grace period, then interrupts them and releases their leases;
+ * <li>stops by itself when the service refuses its token (401, 403), which no wait would
+ * change, saying why once; {@link #run()} then throws {@link TokenRefused}.
  * </ul>
  *
  * <pre>{@code
