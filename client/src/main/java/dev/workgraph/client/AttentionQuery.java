@@ -1,5 +1,6 @@
 package dev.workgraph.client;
 
+import java.util.Locale;
 import java.util.UUID;
 
 /**
@@ -34,6 +35,18 @@ public record AttentionQuery(AttentionRequest.Status status, UUID itemId, Intege
 
 	public AttentionQuery withCursor(String cursor) {
 		return new AttentionQuery(this.status, this.itemId, this.limit, cursor);
+	}
+
+	/**
+	 * {@code GET /attention-requests} with this query's filters; those not set are left
+	 * out.
+	 */
+	Http.Call call() {
+		return Http.Call.get("/attention-requests")
+			.query("status", (this.status != null) ? this.status.name().toLowerCase(Locale.ROOT) : null)
+			.query("itemId", this.itemId)
+			.query("limit", this.limit)
+			.query("cursor", this.cursor);
 	}
 
 }

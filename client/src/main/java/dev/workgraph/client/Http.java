@@ -64,6 +64,23 @@ final class Http {
 		this.clock = clock;
 	}
 
+	/** The JDK client a client builder makes when it is given none. */
+	static HttpClient client(Duration connectTimeout) {
+		return HttpClient.newBuilder()
+			// Plain HTTP/1.1: no h2c upgrade dance with servlet containers.
+			.version(HttpClient.Version.HTTP_1_1)
+			.connectTimeout(connectTimeout)
+			.followRedirects(HttpClient.Redirect.NEVER)
+			.build();
+	}
+
+	/** {@code work-graph-client/<version> Java/<version>}. */
+	static String userAgent() {
+		String version = Http.class.getPackage().getImplementationVersion();
+		return "work-graph-client" + ((version != null) ? "/" + version : "") + " Java/"
+				+ System.getProperty("java.version");
+	}
+
 	Http withRequestTimeout(Duration timeout) {
 		return new Http(this.client, URI.create(this.base), this.token, timeout, this.userAgent, this.clock);
 	}
@@ -74,6 +91,31 @@ final class Http {
 
 	String base() {
 		return this.base;
+	}
+
+	/**
+	 * Sends a request and waits for its answer, read as this type (null: none is
+	 * expected).
+	 */
+	<T> T call(Call call, JavaType type) {
+		return await(callAsync(call, type), call);
+	}
+
+	/**
+	 * {@link #call} without waiting: the future fails with the answer's
+	 * {@link RequestRejected}, or as {@link #send} does.
+	 */
+	<T> CompletableFuture<T> callAsync(Call call, JavaType type) {
+		CompletableFuture<Answer> answer = send(call);
+		return cancelling(answer, answer.thenApply((received) -> {
+			if (!received.succeeded()) {
+				throw rejection(received);
+			}
+			if (type == null || received.status() == 204) {
+				return null;
+			}
+			return decode(received, type);
+		}));
 	}
 
 	/** Sends a request; the future fails with a {@link WorkGraphException} only. */
@@ -159,7 +201,7 @@ final class Http {
 	}
 
 	/** The body of a successful answer as the given type. */
-	static <T> T decode(Answer answer, JavaType type) {
+	private static <T> T decode(Answer answer, JavaType type) {
 		if (answer.body().isEmpty()) {
 			throw new UnexpectedResponse(answer.call() + " answered " + answer.status() + " without a body",
 					answer.status(), null);
@@ -174,7 +216,7 @@ final class Http {
 	}
 
 	/** The exception for an answer whose status is not a success. */
-	RequestRejected rejection(Answer answer) {
+	private RequestRejected rejection(Answer answer) {
 		Duration retryAfter = RetryAfter.parse(answer.headers().firstValue("Retry-After").orElse(null),
 				this.clock.instant());
 		return RequestRejected.of(problemOf(answer), retryAfter);

@@ -38,4 +38,14 @@ public record ItemQuery(ItemStatus status, String queue, UUID parentId, Integer 
 		return new ItemQuery(this.status, this.queue, this.parentId, this.limit, cursor);
 	}
 
+	/** {@code GET /items} with this query's filters; those not set are left out. */
+	Http.Call call() {
+		return Http.Call.get("/items")
+			.query("status", (this.status != null) ? this.status.wire() : null)
+			.query("queue", this.queue)
+			.query("parentId", this.parentId)
+			.query("limit", this.limit)
+			.query("cursor", this.cursor);
+	}
+
 }

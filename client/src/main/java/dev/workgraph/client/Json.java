@@ -1,6 +1,7 @@
 package dev.workgraph.client;
 
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JavaType;
 import tools.jackson.databind.cfg.EnumFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -16,7 +17,23 @@ final class Json {
 		.enable(EnumFeature.READ_UNKNOWN_ENUM_VALUES_USING_DEFAULT_VALUE)
 		.build();
 
+	// The answers the typed client reads most
+
+	static final JavaType ITEM = type(Item.class);
+
+	static final JavaType LEASE = type(Lease.class);
+
+	static final JavaType ENDED = type(EndedLease.class);
+
+	static final JavaType CLAIM = type(Claim.class);
+
+	static final JavaType ATTENTION_REQUEST = type(AttentionRequest.class);
+
 	private Json() {
+	}
+
+	static JavaType type(Class<?> type) {
+		return MAPPER.constructType(type);
 	}
 
 }

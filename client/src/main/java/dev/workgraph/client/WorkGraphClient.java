@@ -4,22 +4,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Spliterator;
-import java.util.Spliterators;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
-import dev.workgraph.client.Http.Answer;
 import dev.workgraph.client.Http.Call;
 import dev.workgraph.client.problem.RequestInterrupted;
 import dev.workgraph.client.problem.ServiceUnreachable;
@@ -76,7 +69,7 @@ public final class WorkGraphClient {
 
 	/** {@code POST /items}: creates an item. */
 	public Item createItem(NewItem item) {
-		return call(Call.post("/items", item), ITEM);
+		return call(Call.post("/items", item), Json.ITEM);
 	}
 
 	/**
@@ -86,37 +79,30 @@ public final class WorkGraphClient {
 	 * {@link dev.workgraph.client.problem.IdempotencyConflict}.
 	 */
 	public Item createItem(NewItem item, String idempotencyKey) {
-		return call(Call.post("/items", item).header("Idempotency-Key", idempotencyKey), ITEM);
+		return call(Call.post("/items", item).header("Idempotency-Key", idempotencyKey), Json.ITEM);
 	}
 
 	/** {@code GET /items/{id}}. */
 	public Item getItem(UUID itemId) {
-		return call(Call.get("/items/" + itemId), ITEM);
+		return call(Call.get("/items/" + itemId), Json.ITEM);
 	}
 
 	/** {@code GET /items}: one page. */
 	public ItemPage listItems(ItemQuery query) {
-		return call(Call.get("/items")
-			.query("status", (query.status() != null) ? query.status().wire() : null)
-			.query("queue", query.queue())
-			.query("parentId", query.parentId())
-			.query("limit", query.limit())
-			.query("cursor", query.cursor()), type(ItemPage.class));
+		return call(query.call(), Json.type(ItemPage.class));
 	}
 
 	/** Every item the query matches, fetched page by page as the stream is consumed. */
 	public Stream<Item> items(ItemQuery query) {
-		return paged((cursor) -> {
+		return Pages.stream((cursor) -> {
 			ItemPage page = listItems(query.withCursor(cursor));
-			return new Page<>(page.items(), page.nextCursor());
+			return new Pages.Page<>(page.items(), page.nextCursor());
 		}, query.cursor());
 	}
 
-	/**
-	 * {@code POST /items/{id}/dependencies}: {@code itemId} waits for {@code dependsOn}.
-	 */
+	/** {@code POST /items/{id}/dependencies}: the item waits for {@code dependsOn}. */
 	public Item addDependency(UUID itemId, UUID dependsOn) {
-		return call(Call.post("/items/" + itemId + "/dependencies", Map.of("dependsOn", dependsOn)), ITEM);
+		return call(Call.post("/items/" + itemId + "/dependencies", Map.of("dependsOn", dependsOn)), Json.ITEM);
 	}
 
 	/** {@code DELETE /items/{id}/dependencies/{dependsOnId}}. */
@@ -129,22 +115,20 @@ public final class WorkGraphClient {
 	 * descendants; their active leases end as {@code cancelled}.
 	 */
 	public Item cancelItem(UUID itemId, String reason) {
-		return call(Call.post("/items/" + itemId + "/cancel", body("reason", reason)), ITEM);
+		return call(Call.post("/items/" + itemId + "/cancel", Body.of("reason", reason)), Json.ITEM);
 	}
 
-	/**
-	 * {@code GET /items/{id}/leases}: one page of the item's leases, ordered by epoch.
-	 */
+	/** {@code GET /items/{id}/leases}: a page of the item's leases, by epoch. */
 	public LeasePage leasesOfItem(UUID itemId, Integer limit, String cursor) {
 		return call(Call.get("/items/" + itemId + "/leases").query("limit", limit).query("cursor", cursor),
-				type(LeasePage.class));
+				Json.type(LeasePage.class));
 	}
 
 	/** Every lease of the item, active and ended, ordered by epoch. */
 	public List<Lease> leasesOfItem(UUID itemId) {
-		return paged((cursor) -> {
+		return Pages.stream((cursor) -> {
 			LeasePage page = leasesOfItem(itemId, null, cursor);
-			return new Page<>(page.leases(), page.nextCursor());
+			return new Pages.Page<>(page.leases(), page.nextCursor());
 		}, null).toList();
 	}
 
@@ -156,8 +140,7 @@ public final class WorkGraphClient {
 	 * {@code waitSeconds} longer than the request timeout.
 	 */
 	public Optional<Claim> claim(ClaimRequest request) {
-		Call call = claimCall(request);
-		return Optional.ofNullable(Http.await(claimAsync(call), call));
+		return Optional.ofNullable(this.http.call(claimCall(request), Json.CLAIM));
 	}
 
 	/**
@@ -165,18 +148,12 @@ public final class WorkGraphClient {
 	 * request (the connection is closed), which is how a long-poll claim is called off.
 	 */
 	public CompletableFuture<Optional<Claim>> claimAsync(ClaimRequest request) {
-		CompletableFuture<Claim> claim = claimAsync(claimCall(request));
+		CompletableFuture<Claim> claim = this.http.callAsync(claimCall(request), Json.CLAIM);
 		return Http.cancelling(claim, claim.thenApply(Optional::ofNullable));
 	}
 
-	private CompletableFuture<Claim> claimAsync(Call call) {
-		return callAsync(call, type(Claim.class));
-	}
-
 	private Call claimCall(ClaimRequest request) {
-		Integer wait = request.waitSeconds();
-		return Call.post("/claims", request)
-			.timeout((wait != null && wait > 0) ? requestTimeout().plusSeconds(wait) : null);
+		return waiting(Call.post("/claims", request), request.waitSeconds());
 	}
 
 	/**
@@ -184,11 +161,8 @@ public final class WorkGraphClient {
 	 * claim order; empty when nothing is ready (after the wait).
 	 */
 	public List<Claim> claimBatch(BatchClaimRequest request) {
-		Integer wait = request.waitSeconds();
-		Claims claims = call(
-				Call.post("/claims/batch", request)
-					.timeout((wait != null && wait > 0) ? requestTimeout().plusSeconds(wait) : null),
-				type(Claims.class));
+		Envelopes.Claims claims = call(waiting(Call.post("/claims/batch", request), request.waitSeconds()),
+				Json.type(Envelopes.Claims.class));
 		return (claims != null) ? claims.claims() : List.of();
 	}
 
@@ -196,7 +170,7 @@ public final class WorkGraphClient {
 
 	/** {@code GET /leases/{id}}: the lease, active or ended (with its outcome). */
 	public Lease getLease(UUID leaseId) {
-		return call(Call.get("/leases/" + leaseId), LEASE);
+		return call(Call.get("/leases/" + leaseId), Json.LEASE);
 	}
 
 	/**
@@ -204,23 +178,21 @@ public final class WorkGraphClient {
 	 * {@code leaseSeconds} (the service's default when null).
 	 */
 	public Lease renew(LeaseRef lease, Integer leaseSeconds) {
-		return call(renewCall(lease, leaseSeconds), LEASE);
+		return call(renewCall(lease, leaseSeconds), Json.LEASE);
 	}
 
 	/** {@link #renew(LeaseRef, Integer)} without blocking. */
 	public CompletableFuture<Lease> renewAsync(LeaseRef lease, Integer leaseSeconds) {
-		return callAsync(renewCall(lease, leaseSeconds), LEASE);
+		return this.http.callAsync(renewCall(lease, leaseSeconds), Json.LEASE);
 	}
 
 	private static Call renewCall(LeaseRef lease, Integer leaseSeconds) {
-		return Call.post(leasePath(lease, "renew"), fenced(lease, "leaseSeconds", leaseSeconds));
+		return Call.post(leasePath(lease, "renew"), Body.fenced(lease, "leaseSeconds", leaseSeconds));
 	}
 
-	/**
-	 * {@code POST /leases/{id}/complete}: the item is completed with this JSON result.
-	 */
+	/** {@code POST /leases/{id}/complete}: completes the item with this result. */
 	public EndedLease complete(LeaseRef lease, Object result) {
-		return call(Call.post(leasePath(lease, "complete"), fenced(lease, "result", result)), ENDED);
+		return call(Call.post(leasePath(lease, "complete"), Body.fenced(lease, "result", result)), Json.ENDED);
 	}
 
 	/**
@@ -234,21 +206,18 @@ public final class WorkGraphClient {
 	 * an empty {@code next()} and the {@code nextProblem()}.
 	 */
 	public CompletedWithNext completeAndClaimNext(LeaseRef lease, Object result, NextClaim next) {
-		Map<String, Object> body = fenced(lease, "result", result);
-		body.put("claimNext", Objects.requireNonNull(next, "next"));
-		return call(Call.post(leasePath(lease, "complete"), body), type(CompletedWithNext.class));
+		Body body = Body.fenced(lease, "result", result).with("claimNext", Objects.requireNonNull(next, "next"));
+		return call(Call.post(leasePath(lease, "complete"), body), Json.type(CompletedWithNext.class));
 	}
 
 	/** {@code POST /leases/{id}/release}: the item goes back to the queue. */
 	public EndedLease release(LeaseRef lease, String reason) {
-		return call(Call.post(leasePath(lease, "release"), fenced(lease, "reason", reason)), ENDED);
+		return call(Call.post(leasePath(lease, "release"), Body.fenced(lease, "reason", reason)), Json.ENDED);
 	}
 
-	/**
-	 * {@code POST /leases/{id}/cancel}: the item and its open descendants are cancelled.
-	 */
+	/** {@code POST /leases/{id}/cancel}: cancels the item and its open descendants. */
 	public EndedLease cancel(LeaseRef lease, String reason) {
-		return call(Call.post(leasePath(lease, "cancel"), fenced(lease, "reason", reason)), ENDED);
+		return call(Call.post(leasePath(lease, "cancel"), Body.fenced(lease, "reason", reason)), Json.ENDED);
 	}
 
 	/**
@@ -256,9 +225,8 @@ public final class WorkGraphClient {
 	 * atomically; the item waits until every child is terminal.
 	 */
 	public Decomposed decompose(LeaseRef lease, List<NewChild> children, String reason) {
-		Map<String, Object> body = fenced(lease, "children", children);
-		putIfPresent(body, "reason", reason);
-		return call(Call.post(leasePath(lease, "decompose"), body), type(Decomposed.class));
+		Body body = Body.fenced(lease, "children", children).with("reason", reason);
+		return call(Call.post(leasePath(lease, "decompose"), body), Json.type(Decomposed.class));
 	}
 
 	/**
@@ -266,10 +234,10 @@ public final class WorkGraphClient {
 	 * the lease ({@code attention_requested}) and holds the item until answered.
 	 */
 	public AttentionRequest requestAttention(LeaseRef lease, NewAttentionRequest request) {
-		Map<String, Object> body = fenced(lease, "question", request.question());
-		body.put("blocking", request.blocking());
-		putIfPresent(body, "context", request.context());
-		return call(Call.post(leasePath(lease, "attention-requests"), body), ATTENTION_REQUEST);
+		Body body = Body.fenced(lease, "question", request.question())
+			.with("blocking", request.blocking())
+			.with("context", request.context());
+		return call(Call.post(leasePath(lease, "attention-requests"), body), Json.ATTENTION_REQUEST);
 	}
 
 	/**
@@ -277,9 +245,8 @@ public final class WorkGraphClient {
 	 * on its own; the results are in request order.
 	 */
 	public List<CompletionResult> completeAll(List<Completion> completions) {
-		return this
-			.<CompletionResults>call(Call.post("/completions", Map.of("completions", completions)),
-					type(CompletionResults.class))
+		return this.<Envelopes.CompletionResults>call(Call.post("/completions", Map.of("completions", completions)),
+				Json.type(Envelopes.CompletionResults.class))
 			.results();
 	}
 
@@ -287,16 +254,12 @@ public final class WorkGraphClient {
 
 	/** {@code GET /attention-requests}: one page, newest first. */
 	public AttentionRequestPage listAttentionRequests(AttentionQuery query) {
-		return call(Call.get("/attention-requests")
-			.query("status", (query.status() != null) ? query.status().name().toLowerCase(java.util.Locale.ROOT) : null)
-			.query("itemId", query.itemId())
-			.query("limit", query.limit())
-			.query("cursor", query.cursor()), type(AttentionRequestPage.class));
+		return call(query.call(), Json.type(AttentionRequestPage.class));
 	}
 
 	/** {@code GET /attention-requests/{id}}. */
 	public AttentionRequest getAttentionRequest(UUID id) {
-		return call(Call.get("/attention-requests/" + id), ATTENTION_REQUEST);
+		return call(Call.get("/attention-requests/" + id), Json.ATTENTION_REQUEST);
 	}
 
 	/**
@@ -304,26 +267,23 @@ public final class WorkGraphClient {
 	 * {@code resolvedBy} null, a service with tokens records the token's name.
 	 */
 	public AttentionRequest resolveAttentionRequest(UUID id, String resolution, String resolvedBy) {
-		Map<String, Object> body = body("resolution", resolution);
-		putIfPresent(body, "resolvedBy", resolvedBy);
-		return call(Call.post("/attention-requests/" + id + "/resolve", body), ATTENTION_REQUEST);
+		Body body = Body.of("resolution", resolution).with("resolvedBy", resolvedBy);
+		return call(Call.post("/attention-requests/" + id + "/resolve", body), Json.ATTENTION_REQUEST);
 	}
 
 	// Tokens (admins)
 
 	/** {@code POST /tokens}: a new token; its secret is shown this once. */
 	public IssuedToken createToken(NewToken token) {
-		return call(Call.post("/tokens", token), type(IssuedToken.class));
+		return call(Call.post("/tokens", token), Json.type(IssuedToken.class));
 	}
 
 	/** {@code GET /tokens}: every token, without secrets. */
 	public List<Token> listTokens() {
-		return this.<Tokens>call(Call.get("/tokens"), type(Tokens.class)).tokens();
+		return this.<Envelopes.Tokens>call(Call.get("/tokens"), Json.type(Envelopes.Tokens.class)).tokens();
 	}
 
-	/**
-	 * {@code DELETE /tokens/{id}}: the token stops working with the very next request.
-	 */
+	/** {@code DELETE /tokens/{id}}: the token is refused from the next request on. */
 	public void revokeToken(UUID tokenId) {
 		call(Call.delete("/tokens/" + tokenId), null);
 	}
@@ -335,56 +295,18 @@ public final class WorkGraphClient {
 
 	// The wire
 
-	private static final JavaType ITEM = type(Item.class);
-
-	private static final JavaType LEASE = type(Lease.class);
-
-	private static final JavaType ENDED = type(EndedLease.class);
-
-	private static final JavaType ATTENTION_REQUEST = type(AttentionRequest.class);
-
-	private static JavaType type(Class<?> type) {
-		return Json.MAPPER.constructType(type);
-	}
-
 	private <T> T call(Call call, JavaType type) {
-		return Http.await(callAsync(call, type), call);
-	}
-
-	private <T> CompletableFuture<T> callAsync(Call call, JavaType type) {
-		CompletableFuture<Answer> answer = this.http.send(call);
-		return Http.cancelling(answer, answer.thenApply((received) -> {
-			if (!received.succeeded()) {
-				throw this.http.rejection(received);
-			}
-			if (type == null || received.status() == 204) {
-				return null;
-			}
-			return Http.decode(received, type);
-		}));
+		return this.http.call(call, type);
 	}
 
 	private static String leasePath(LeaseRef lease, String action) {
 		return "/leases/" + lease.id() + "/" + action;
 	}
 
-	private static Map<String, Object> fenced(LeaseRef lease, String name, Object value) {
-		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("epoch", lease.epoch());
-		putIfPresent(body, name, value);
-		return body;
-	}
-
-	private static Map<String, Object> body(String name, Object value) {
-		Map<String, Object> body = new LinkedHashMap<>();
-		putIfPresent(body, name, value);
-		return body;
-	}
-
-	private static void putIfPresent(Map<String, Object> body, String name, Object value) {
-		if (value != null) {
-			body.put(name, value);
-		}
+	/** A claim that may wait at the service may take that much longer. */
+	private Call waiting(Call call, Integer waitSeconds) {
+		return call
+			.timeout((waitSeconds != null && waitSeconds > 0) ? requestTimeout().plusSeconds(waitSeconds) : null);
 	}
 
 	private static Duration positive(Duration duration, String name) {
@@ -392,65 +314,6 @@ public final class WorkGraphClient {
 			throw new IllegalArgumentException(name + " must be positive");
 		}
 		return duration;
-	}
-
-	private static <T> Stream<T> paged(java.util.function.Function<String, Page<T>> fetch, String firstCursor) {
-		Iterator<T> entries = new Iterator<>() {
-
-			private Iterator<T> page = List.<T>of().iterator();
-
-			private String cursor = firstCursor;
-
-			private boolean last;
-
-			@Override
-			public boolean hasNext() {
-				while (!this.page.hasNext() && !this.last) {
-					Page<T> next = fetch.apply(this.cursor);
-					this.page = next.entries().iterator();
-					this.cursor = next.nextCursor();
-					this.last = (this.cursor == null);
-				}
-				return this.page.hasNext();
-			}
-
-			@Override
-			public T next() {
-				if (!hasNext()) {
-					throw new NoSuchElementException();
-				}
-				return this.page.next();
-			}
-
-		};
-		return StreamSupport.stream(Spliterators.spliteratorUnknownSize(entries, Spliterator.ORDERED), false);
-	}
-
-	private record Page<T>(List<T> entries, String nextCursor) {
-	}
-
-	private record Claims(List<Claim> claims) {
-
-		Claims {
-			claims = (claims != null) ? List.copyOf(claims) : List.of();
-		}
-
-	}
-
-	private record CompletionResults(List<CompletionResult> results) {
-
-		CompletionResults {
-			results = (results != null) ? List.copyOf(results) : List.of();
-		}
-
-	}
-
-	private record Tokens(List<Token> tokens) {
-
-		Tokens {
-			tokens = (tokens != null) ? List.copyOf(tokens) : List.of();
-		}
-
 	}
 
 	/** Settings of a {@link WorkGraphClient}. */
@@ -524,20 +387,9 @@ public final class WorkGraphClient {
 		}
 
 		public WorkGraphClient build() {
-			HttpClient client = (this.httpClient != null) ? this.httpClient : HttpClient.newBuilder()
-				// Plain HTTP/1.1: no h2c upgrade dance with servlet containers.
-				.version(HttpClient.Version.HTTP_1_1)
-				.connectTimeout(this.connectTimeout)
-				.followRedirects(HttpClient.Redirect.NEVER)
-				.build();
+			HttpClient client = (this.httpClient != null) ? this.httpClient : Http.client(this.connectTimeout);
 			return new WorkGraphClient(
-					new Http(client, this.baseUrl, this.token, this.requestTimeout, userAgent(), this.clock));
-		}
-
-		private static String userAgent() {
-			String version = WorkGraphClient.class.getPackage().getImplementationVersion();
-			return "work-graph-client" + ((version != null) ? "/" + version : "") + " Java/"
-					+ System.getProperty("java.version");
+					new Http(client, this.baseUrl, this.token, this.requestTimeout, Http.userAgent(), this.clock));
 		}
 
 	}

@@ -1,5 +1,8 @@
 package dev.workgraph.examples;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -9,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 
 import dev.workgraph.client.AttentionRequest;
 import dev.workgraph.client.Item;
@@ -19,10 +21,11 @@ import dev.workgraph.client.NewItem;
 import dev.workgraph.client.WorkGraphClient;
 import dev.workgraph.client.problem.WorkGraphException;
 import dev.workgraph.client.worker.LeaseContext;
-import dev.workgraph.client.worker.LeaseLost;
+import dev.workgraph.client.worker.TokenRefused;
 import dev.workgraph.client.worker.Worker;
 import dev.workgraph.client.worker.WorkerListener;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * An agent that does what real agents do with Work Graph: it turns a plan into steps
@@ -48,10 +51,13 @@ import tools.jackson.databind.JsonNode;
 public final class ExampleAgent {
 
 	static final String USAGE = """
-			Usage: ExampleAgent [--url URL] [--token TOKEN] [--worker-id ID] [--queue NAME]
-			                    [--concurrency N] [--lease-seconds N] [--seed] [--help]
+			Usage: ExampleAgent [--url URL] [--admin-token TOKEN | --token TOKEN] [--worker-id ID]
+			                    [--queue NAME] [--concurrency N] [--lease-seconds N] [--seed] [--help]
 			  --url            the service (default $WORKGRAPH_URL or http://localhost:8080)
-			  --token          a worker token when access control is on (default $WORKGRAPH_TOKEN)
+			  --admin-token    an admin token (default $WG_ADMIN_TOKEN): the agent mints its own
+			                   worker token with it, and seeds the plan as the admin
+			  --token          a worker token bound to the worker id (default $WORKGRAPH_TOKEN),
+			                   instead of minting one
 			  --worker-id      this agent's stable identity (default example-agent@<host>)
 			  --queue          the queue to work on (default examples)
 			  --concurrency    items worked on at once (default 2)
@@ -62,7 +68,7 @@ public final class ExampleAgent {
 	private ExampleAgent() {
 	}
 
-	public static void main(String[] args) throws InterruptedException {
+	public static void main(String[] args) {
 		if (List.of(args).contains("--help")) {
 			System.out.print(USAGE);
 			return;
@@ -82,29 +88,39 @@ public final class ExampleAgent {
 		if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
 			System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tT  %4$s: %5$s%6$s%n");
 		}
-		WorkGraphClient client = WorkGraphClient.builder(options.url()).token(options.token()).build();
-		if (options.seed()) {
-			try {
-				Item plan = seed(client, options.queue());
+		AgentAccess access = new AgentAccess(options.url(), options.token(), options.adminToken());
+		Worker worker;
+		try {
+			WorkGraphClient client = access.worker(options.workerId());
+			if (access.minted() != null) {
+				say("minted a worker token for %s (revoked when the agent stops)", options.workerId());
+			}
+			if (options.seed()) {
+				Item plan = access.seed(options.queue());
 				say("seeded plan %s: \"%s\"", plan.id(), plan.title());
 			}
-			catch (WorkGraphException ex) {
-				System.err.println("Could not reach Work Graph at " + options.url() + ": " + ex.getMessage());
-				System.exit(1);
-				return;
-			}
+			worker = worker(client, options.workerId(), options.queue(), options.concurrency(), options.leaseSeconds());
 		}
-		Worker worker = worker(client, options.workerId(), options.queue(), options.concurrency(),
-				options.leaseSeconds());
-		CountDownLatch stopped = new CountDownLatch(1);
+		catch (AgentAccess.Refused ex) {
+			System.err.println(ex.getMessage());
+			access.close();
+			System.exit(1);
+			return;
+		}
 		Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-			say("stopping: finishing work in hand (up to 10 s), releasing the rest");
+			if (worker.isRunning()) {
+				say("stopping: finishing work in hand (up to 10 s), releasing the rest");
+			}
 			worker.stop(Duration.ofSeconds(10));
-			stopped.countDown();
+			access.close();
 		}));
-		worker.start();
 		say("%s working on queue \"%s\" at %s; Ctrl-C to stop", options.workerId(), options.queue(), options.url());
-		stopped.await();
+		try {
+			worker.run();
+		}
+		catch (TokenRefused ex) {
+			System.exit(1); // the runtime said why, once
+		}
 	}
 
 	/** The agent's worker: the handler below, with progress printed as it goes. */
@@ -120,17 +136,20 @@ public final class ExampleAgent {
 			.build();
 	}
 
-	/** A demo plan: build, ask for approval, deploy, write notes, one after the other. */
+	/**
+	 * A demo plan: build, ask for approval, deploy, write notes, one after the other. It
+	 * is {@code release-plan.json}, which the README also sends with curl.
+	 */
 	public static Item seed(WorkGraphClient client, String queue) {
-		Map<String, Object> metadata = new LinkedHashMap<>();
-		metadata.put("kind", "plan");
-		metadata.put("steps",
-				List.of(Map.of("title", "Build the release artifacts", "seconds", 4),
-						Map.of("title", "Approve the production deployment", "kind", "approval", "question",
-								"The artifacts are built. May I deploy release 1.4 to production?"),
-						Map.of("title", "Deploy to production", "seconds", 3),
-						Map.of("title", "Write the release notes", "seconds", 2)));
-		return client.createItem(NewItem.titled("Ship release 1.4").withQueue(queue).withMetadata(metadata));
+		JsonNode plan;
+		try (InputStream json = ExampleAgent.class.getResourceAsStream("/release-plan.json")) {
+			plan = JsonMapper.builder().build().readTree(json);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		return client.createItem(
+				NewItem.titled(plan.path("title").asString()).withQueue(queue).withMetadata(plan.path("metadata")));
 	}
 
 	static Object handle(LeaseContext lease) throws InterruptedException {
@@ -196,7 +215,11 @@ public final class ExampleAgent {
 		System.out.println(LocalTime.now().truncatedTo(ChronoUnit.SECONDS) + "  " + String.format(format, values));
 	}
 
-	/** Prints what happens to leases besides the handler's own story. */
+	/**
+	 * Prints what happens to leases besides the handler's own story, leaving out what the
+	 * runtime logs itself (lost leases, handler failures and claims refused for good are
+	 * warnings there): nothing is said twice.
+	 */
 	private static final class Progress implements WorkerListener {
 
 		@Override
@@ -206,29 +229,23 @@ public final class ExampleAgent {
 			}
 		}
 
-		@Override
-		public void leaseLost(LeaseContext lease, LeaseLost reason) {
-			say("lost the lease on \"%s\": %s", lease.item().title(), reason.getMessage());
-		}
-
-		@Override
-		public void handlerFailed(LeaseContext lease, Throwable failure) {
-			say("failed on \"%s\": %s", lease.item().title(), failure);
-		}
-
+		/** Only transient failures: the runtime logs those at debug level alone. */
 		@Override
 		public void claimFailed(WorkGraphException failure, Duration retryIn) {
-			say("cannot claim (%s); trying again in %d ms", failure.getMessage(), retryIn.toMillis());
+			if (failure.isTransient()) {
+				say("cannot claim (%s); trying again in %d ms", failure.getMessage(), retryIn.toMillis());
+			}
 		}
 
 	}
 
 	/** Command-line options, with environment defaults. */
-	record Options(String url, String token, String workerId, String queue, int concurrency, int leaseSeconds,
-			boolean seed) {
+	record Options(String url, String adminToken, String token, String workerId, String queue, int concurrency,
+			int leaseSeconds, boolean seed) {
 
 		static Options parse(String[] args) {
 			String url = env("WORKGRAPH_URL", "http://localhost:8080");
+			String adminToken = env("WG_ADMIN_TOKEN", null);
 			String token = env("WORKGRAPH_TOKEN", null);
 			String workerId = "example-agent@" + host();
 			String queue = "examples";
@@ -239,6 +256,7 @@ public final class ExampleAgent {
 				String arg = args[i];
 				switch (arg) {
 					case "--url" -> url = value(args, ++i, arg);
+					case "--admin-token" -> adminToken = value(args, ++i, arg);
 					case "--token" -> token = value(args, ++i, arg);
 					case "--worker-id" -> workerId = value(args, ++i, arg);
 					case "--queue" -> queue = value(args, ++i, arg);
@@ -248,7 +266,7 @@ public final class ExampleAgent {
 					default -> throw new IllegalArgumentException("Unknown option " + arg);
 				}
 			}
-			return new Options(url, token, workerId, queue, concurrency, leaseSeconds, seed);
+			return new Options(url, adminToken, token, workerId, queue, concurrency, leaseSeconds, seed);
 		}
 
 		private static String value(String[] args, int index, String option) {

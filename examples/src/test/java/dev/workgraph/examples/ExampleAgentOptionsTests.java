@@ -10,10 +10,10 @@ class ExampleAgentOptionsTests {
 	@Test
 	void everyOptionIsRead() {
 		ExampleAgent.Options options = ExampleAgent.Options
-			.parse(new String[] { "--url", "http://127.0.0.1:18400", "--token", "t", "--worker-id", "agent-1",
-					"--queue", "q", "--concurrency", "3", "--lease-seconds", "9", "--seed" });
+			.parse(new String[] { "--url", "http://127.0.0.1:18400", "--admin-token", "a", "--token", "t",
+					"--worker-id", "agent-1", "--queue", "q", "--concurrency", "3", "--lease-seconds", "9", "--seed" });
 		assertThat(options)
-			.isEqualTo(new ExampleAgent.Options("http://127.0.0.1:18400", "t", "agent-1", "q", 3, 9, true));
+			.isEqualTo(new ExampleAgent.Options("http://127.0.0.1:18400", "a", "t", "agent-1", "q", 3, 9, true));
 	}
 
 	@Test

@@ -1,7 +1,6 @@
 package dev.workgraph.client.problem;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import tools.jackson.databind.JsonNode;
@@ -20,11 +19,7 @@ public class DependencyCycle extends RequestRejected {
 
 	/** The item ids (or decompose keys) around the cycle, in order. */
 	public List<String> cycle() {
-		List<String> cycle = new ArrayList<>();
-		for (JsonNode member : problem().property("cycle")) {
-			cycle.add(member.asString());
-		}
-		return List.copyOf(cycle);
+		return problem().list("cycle", JsonNode::asString);
 	}
 
 }

@@ -1,9 +1,12 @@
 package dev.workgraph.client.problem;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
@@ -72,6 +75,15 @@ public record Problem(String type, String title, int status, String detail, Stri
 	public JsonNode property(String name) {
 		JsonNode value = this.properties.get(name);
 		return (value != null) ? value : MissingNode.getInstance();
+	}
+
+	/** The entries of a member that is an array, each read by {@code entry}. */
+	<T> List<T> list(String name, Function<JsonNode, T> entry) {
+		List<T> entries = new ArrayList<>();
+		for (JsonNode member : property(name)) {
+			entries.add(entry.apply(member));
+		}
+		return List.copyOf(entries);
 	}
 
 	private static String text(ObjectNode json, String name) {

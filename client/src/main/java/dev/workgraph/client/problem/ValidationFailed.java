@@ -1,7 +1,6 @@
 package dev.workgraph.client.problem;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import tools.jackson.databind.JsonNode;
@@ -20,11 +19,8 @@ public class ValidationFailed extends RequestRejected {
 
 	/** What is wrong, field by field, as the service listed it. */
 	public List<FieldError> errors() {
-		List<FieldError> errors = new ArrayList<>();
-		for (JsonNode error : problem().property("errors")) {
-			errors.add(new FieldError(error.path("field").asString(""), error.path("message").asString("")));
-		}
-		return List.copyOf(errors);
+		return problem().list("errors",
+				(error) -> new FieldError(error.path("field").asString(""), error.path("message").asString("")));
 	}
 
 	/**

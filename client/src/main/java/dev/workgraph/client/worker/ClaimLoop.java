@@ -8,14 +8,16 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 
 import dev.workgraph.client.Claim;
 import dev.workgraph.client.ClaimRequest;
 import dev.workgraph.client.CompletedWithNext;
 import dev.workgraph.client.NextClaim;
+import dev.workgraph.client.problem.Forbidden;
 import dev.workgraph.client.problem.RequestRejected;
 import dev.workgraph.client.problem.ServiceUnreachable;
+import dev.workgraph.client.problem.Unauthenticated;
 import dev.workgraph.client.problem.ValidationFailed;
 import dev.workgraph.client.problem.WorkGraphException;
 
@@ -37,7 +39,7 @@ import static java.lang.System.Logger.Level.WARNING;
  * pauses before its next claim), and one whose claim failed is reported like a failed
  * claim.
  */
-final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
+final class ClaimLoop implements Runnable, NextClaims {
 
 	private static final AtomicBoolean POLLING_ANNOUNCED = new AtomicBoolean();
 
@@ -51,7 +53,7 @@ final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
 
 	private final Backoff idleBackoff;
 
-	private final BiConsumer<Claim, long[]> dispatch;
+	private final Consumer<TimedClaim> dispatch;
 
 	private final NextClaim nextClaim;
 
@@ -67,12 +69,11 @@ final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
 
 	/**
 	 * @param request the claim to send, with {@code waitSeconds} (null or 0: poll)
-	 * @param dispatch takes a claim and {send time, receive time}; owns one slot from
-	 * then on
+	 * @param dispatch takes a claim; owns one slot from then on
 	 * @param claimNext whether completions may claim the slot's next item
 	 */
 	ClaimLoop(Settings settings, ClaimRequest request, Semaphore slots, Backoff idleBackoff,
-			BiConsumer<Claim, long[]> dispatch, boolean claimNext) {
+			Consumer<TimedClaim> dispatch, boolean claimNext) {
 		this.settings = settings;
 		this.request = request;
 		this.slots = slots;
@@ -95,6 +96,9 @@ final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
 			}
 			boolean handedOver = false;
 			try {
+				if (this.stopping) {
+					continue; // stopped while waiting for the slot
+				}
 				if (!this.longPoll && this.nothingReadyWithCompletion) {
 					// A completion's claimNext found nothing ready: that was this poll.
 					this.nothingReadyWithCompletion = false;
@@ -114,7 +118,7 @@ final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
 						releaseUnwanted(claim.get());
 					}
 					else {
-						this.dispatch.accept(claim.get(), new long[] { sentAt, receivedAt });
+						this.dispatch.accept(new TimedClaim(claim.get(), sentAt, receivedAt));
 						handedOver = true;
 					}
 				}
@@ -136,6 +140,12 @@ final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
 					backOff(rejected, failures);
 				}
 			}
+			catch (Unauthenticated | Forbidden refused) {
+				// The same token would be refused again, however long the wait: the
+				// worker stops.
+				this.stopping = true;
+				this.settings.tokenRefused().accept(refused);
+			}
 			catch (CancellationException ex) {
 				// stop() called the long poll off
 			}
@@ -153,8 +163,8 @@ final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
 	}
 
 	private Optional<Claim> claimOnce() {
-		CompletableFuture<Optional<Claim>> claim = this.settings.client()
-			.claimAsync(this.longPoll ? this.request : this.request.withWaitSeconds(null));
+		CompletableFuture<Optional<Claim>> claim = this.settings.transport()
+			.claim(this.longPoll ? this.request : this.request.withWaitSeconds(null));
 		this.inFlight = claim;
 		if (this.stopping) {
 			claim.cancel(true);
@@ -185,8 +195,7 @@ final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
 		if (this.stopping) {
 			return;
 		}
-		Duration retryAfter = (failure instanceof RequestRejected rejected) ? rejected.retryAfter().orElse(null) : null;
-		Duration delay = this.settings.retryBackoff().delay(failures, retryAfter, this.settings.random());
+		Duration delay = this.settings.retryDelay(failures, failure);
 		Settings.LOG.log(failure.isTransient() ? DEBUG : WARNING, "Claim failed ({0}); retrying in {1} ms",
 				failure.getMessage(), delay.toMillis());
 		this.settings.tell(() -> this.settings.listener().claimFailed(failure, delay));
@@ -228,7 +237,7 @@ final class ClaimLoop implements Runnable, ActiveLease.NextClaims {
 	/** A claim that arrived while stopping: give it straight back. */
 	void releaseUnwanted(Claim claim) {
 		try {
-			this.settings.client().release(claim.lease(), "worker shutting down");
+			this.settings.transport().release(claim.lease(), HandlerSlots.SHUTTING_DOWN);
 		}
 		catch (WorkGraphException ex) {
 			Settings.LOG.log(WARNING, "Could not release lease {0} claimed while stopping: {1}", claim.lease().id(),

@@ -44,7 +44,8 @@ public class LeaseLost extends WorkGraphException {
 		 * The service refused a write or renewal as {@code lease_expired},
 		 * {@code lease_ended}, {@code epoch_mismatch} or {@code not_found} (the cause):
 		 * an operator cancelled the item, the lease expired, or someone else holds the
-		 * item now.
+		 * item now. Or it refused the worker's token ({@code unauthenticated},
+		 * {@code forbidden}): the worker stops with {@link TokenRefused}.
 		 */
 		REFUSED,
 		/**

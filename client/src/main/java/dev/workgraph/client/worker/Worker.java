@@ -1,28 +1,15 @@
 package dev.workgraph.client.worker;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 
-import dev.workgraph.client.Claim;
-import dev.workgraph.client.ClaimRequest;
 import dev.workgraph.client.WorkGraphClient;
-
-import static java.lang.System.Logger.Level.INFO;
-import static java.lang.System.Logger.Level.WARNING;
 
 /**
  * Runs a handler for every item it claims, up to {@code concurrency} at a time, and takes
@@ -46,7 +33,9 @@ import static java.lang.System.Logger.Level.WARNING;
  * next item in the same request ({@code claimNext}); applies the {@link FailurePolicy}
  * when it throws;
  * <li>stops gracefully: stops claiming (calling off a waiting claim), lets handlers
- * finish within a grace period, then interrupts them and releases their leases.
+ * finish within a grace period, then interrupts them and releases their leases;
+ * <li>stops by itself when the service refuses its token (401, 403), which no wait would
+ * change, saying why once; {@link #run()} then throws {@link TokenRefused}.
  * </ul>
  *
  * <pre>{@code
@@ -63,57 +52,10 @@ import static java.lang.System.Logger.Level.WARNING;
  */
 public final class Worker implements AutoCloseable {
 
-	private static final AtomicInteger INSTANCES = new AtomicInteger();
-
-	private enum Phase {
-
-		NEW, RUNNING, STOPPING, STOPPED
-
-	}
-
-	private final Settings settings;
-
-	private final ItemHandler handler;
-
-	private final FailurePolicy failurePolicy;
-
-	private final int concurrency;
-
-	private final Duration shutdownGrace;
-
-	private final Semaphore slots;
-
-	private final Set<ActiveLease> active = ConcurrentHashMap.newKeySet();
-
-	private final ExecutorService handlers;
-
-	private final ScheduledThreadPoolExecutor scheduler;
-
-	private final ClaimLoop claimLoop;
-
-	private final Thread claimer;
-
-	private Phase phase = Phase.NEW;
+	private final WorkerRuntime runtime;
 
 	private Worker(Builder builder) {
-		String name = "workgraph-worker-" + INSTANCES.incrementAndGet()
-				+ ((builder.workerId != null) ? "[" + builder.workerId + "]" : "");
-		this.scheduler = new ScheduledThreadPoolExecutor(1, named(name + "-renewer", true));
-		this.scheduler.setRemoveOnCancelPolicy(true);
-		this.settings = new Settings(builder.client, builder.workerId, builder.leaseSeconds, builder.retryBackoff,
-				this.scheduler, builder.listener, builder.nanoTime, builder.random);
-		this.handler = builder.handler;
-		this.failurePolicy = builder.failurePolicy;
-		this.concurrency = builder.concurrency;
-		this.shutdownGrace = builder.shutdownGrace;
-		this.slots = new Semaphore(builder.concurrency);
-		this.handlers = Executors.newFixedThreadPool(builder.concurrency,
-				(builder.handlerThreads != null) ? builder.handlerThreads : named(name + "-handler", false));
-		ClaimRequest request = new ClaimRequest(builder.workerId, builder.queues, builder.leaseSeconds,
-				(builder.waitSeconds > 0) ? builder.waitSeconds : null);
-		this.claimLoop = new ClaimLoop(this.settings, request, this.slots, builder.idleBackoff, this::dispatch,
-				builder.claimNextWithCompletion);
-		this.claimer = named(name + "-claimer", false).newThread(this.claimLoop);
+		this.runtime = new WorkerRuntime(builder);
 	}
 
 	public static Builder builder(WorkGraphClient client) {
@@ -121,19 +63,43 @@ public final class Worker implements AutoCloseable {
 	}
 
 	/** Starts claiming. A worker starts once; make a new one to start again. */
-	public synchronized Worker start() {
-		if (this.phase != Phase.NEW) {
-			throw new IllegalStateException("The worker was started before");
-		}
-		this.phase = Phase.RUNNING;
-		this.claimer.start();
-		Settings.LOG.log(INFO, "Worker {0} started: {1} handler(s)", workerName(), this.concurrency);
+	public Worker start() {
+		this.runtime.start();
 		return this;
+	}
+
+	/**
+	 * Starts the worker and returns once it has stopped: by {@link #stop()} (from a
+	 * shutdown hook, say), or by itself. An interrupt of the calling thread stops it.
+	 * @throws TokenRefused if it stopped because the service refused its token, so that
+	 * the program can exit with an error
+	 */
+	public void run() {
+		start();
+		try {
+			this.runtime.stopped().get();
+		}
+		catch (InterruptedException ex) {
+			stop();
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException ex) {
+			throw ((TokenRefused) ex.getCause()).rethrown();
+		}
+	}
+
+	/**
+	 * Completes once the worker has stopped: normally after {@link #stop()}; with
+	 * {@link TokenRefused} when the service refused the worker's token, and the worker
+	 * stopped by itself.
+	 */
+	public CompletableFuture<Void> whenStopped() {
+		return this.runtime.stopped().copy();
 	}
 
 	/** Stops with the grace period given to the builder (30 s by default). */
 	public void stop() {
-		stop(this.shutdownGrace);
+		this.runtime.stop();
 	}
 
 	/**
@@ -143,44 +109,7 @@ public final class Worker implements AutoCloseable {
 	 * more than once, from any thread.
 	 */
 	public void stop(Duration grace) {
-		synchronized (this) {
-			if (this.phase == Phase.STOPPED || this.phase == Phase.STOPPING) {
-				awaitStopped();
-				return;
-			}
-			boolean started = this.phase == Phase.RUNNING;
-			this.phase = Phase.STOPPING;
-			if (!started) {
-				this.handlers.shutdownNow();
-				this.scheduler.shutdownNow();
-				this.phase = Phase.STOPPED;
-				notifyAll();
-				return;
-			}
-		}
-		try {
-			this.claimLoop.stop();
-			this.claimer.interrupt();
-			join(this.claimer, Duration.ofSeconds(30));
-			this.handlers.shutdown();
-			if (!awaitHandlers(grace)) {
-				List<ActiveLease> unfinished = new ArrayList<>(this.active);
-				Settings.LOG.log(WARNING, "Worker {0}: {1} handler(s) still running after {2} ms; interrupting them "
-						+ "and releasing their leases", workerName(), unfinished.size(), grace.toMillis());
-				unfinished.forEach((lease) -> lease.stopForShutdown("worker shutting down"));
-				if (!awaitHandlers(Duration.ofSeconds(10))) {
-					this.handlers.shutdownNow();
-				}
-			}
-		}
-		finally {
-			this.scheduler.shutdownNow();
-			synchronized (this) {
-				this.phase = Phase.STOPPED;
-				notifyAll();
-			}
-			Settings.LOG.log(INFO, "Worker {0} stopped", workerName());
-		}
+		this.runtime.stop(grace);
 	}
 
 	/** {@link #stop()}. */
@@ -190,170 +119,50 @@ public final class Worker implements AutoCloseable {
 	}
 
 	/** Whether the worker is claiming. */
-	public synchronized boolean isRunning() {
-		return this.phase == Phase.RUNNING;
+	public boolean isRunning() {
+		return this.runtime.isRunning();
 	}
 
 	/** How many handlers are running now. */
 	public int activeHandlers() {
-		return this.active.size();
-	}
-
-	/** Takes a claim of the claim loop, which owns a slot for it. */
-	private void dispatch(Claim claim, long[] sentAndReceived) {
-		ActiveLease lease = new ActiveLease(this.settings, claim, sentAndReceived[0], sentAndReceived[1]);
-		this.active.add(lease);
-		started(lease);
-		try {
-			this.handlers.execute(() -> work(lease));
-		}
-		catch (RejectedExecutionException ex) {
-			// Stopping raced with this claim: give the item back.
-			this.active.remove(lease);
-			lease.stopForShutdown("worker shutting down");
-			this.slots.release();
-		}
-	}
-
-	/**
-	 * One handler slot at work: runs the handler for the lease, then for each item its
-	 * completion claimed next ({@code claimNext}), and frees the slot once a completion
-	 * brought none.
-	 */
-	private void work(ActiveLease first) {
-		try {
-			ActiveLease lease = first;
-			while (lease != null) {
-				ActiveLease.Next next;
-				try {
-					next = lease.run(this.handler, this.failurePolicy, this.claimLoop);
-				}
-				finally {
-					this.active.remove(lease);
-				}
-				lease = (next != null) ? takeOver(next) : null;
-			}
-		}
-		finally {
-			this.slots.release();
-		}
-	}
-
-	/**
-	 * A claim made with a completion becomes the slot's next lease, as if the claim loop
-	 * had dispatched it; unless the worker is stopping by now, in which case it is
-	 * released at once, as the claim loop releases a claim that arrives while stopping.
-	 */
-	private ActiveLease takeOver(ActiveLease.Next next) {
-		ActiveLease lease = new ActiveLease(this.settings, next.claim(), next.sentAt(), next.receivedAt());
-		boolean running;
-		synchronized (this) {
-			// Under the lock that stop() changes the phase with: a lease added here is
-			// among those stop() finds once the grace period is over.
-			running = this.phase == Phase.RUNNING;
-			if (running) {
-				this.active.add(lease);
-			}
-		}
-		if (!running) {
-			this.claimLoop.releaseUnwanted(next.claim());
-			return null;
-		}
-		try {
-			started(lease);
-		}
-		catch (RejectedExecutionException ex) {
-			this.active.remove(lease);
-			lease.stopForShutdown("worker shutting down");
-			return null;
-		}
-		return lease;
-	}
-
-	private void started(ActiveLease lease) {
-		lease.start();
-		this.settings.tell(() -> this.settings.listener().claimed(lease));
-	}
-
-	private boolean awaitHandlers(Duration timeout) {
-		try {
-			return this.handlers.awaitTermination(timeout.toNanos(), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
-	}
-
-	private synchronized void awaitStopped() {
-		while (this.phase != Phase.STOPPED) {
-			try {
-				wait();
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
-			}
-		}
-	}
-
-	private String workerName() {
-		return (this.settings.workerId() != null) ? this.settings.workerId() : "(the token's worker)";
-	}
-
-	private static void join(Thread thread, Duration timeout) {
-		try {
-			thread.join(timeout.toMillis());
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	private static ThreadFactory named(String prefix, boolean daemon) {
-		AtomicInteger count = new AtomicInteger();
-		return (task) -> {
-			Thread thread = new Thread(task, prefix + "-" + count.incrementAndGet());
-			thread.setDaemon(daemon);
-			return thread;
-		};
+		return this.runtime.activeHandlers();
 	}
 
 	/** Settings of a {@link Worker}; only the client and the handler are required. */
 	public static final class Builder {
 
-		private final WorkGraphClient client;
+		final WorkGraphClient client;
 
-		private String workerId;
+		String workerId;
 
-		private List<String> queues;
+		List<String> queues;
 
-		private int concurrency = 1;
+		int concurrency = 1;
 
-		private Integer leaseSeconds;
+		Integer leaseSeconds;
 
-		private int waitSeconds = 30;
+		int waitSeconds = 30;
 
-		private ItemHandler handler;
+		ItemHandler handler;
 
-		private FailurePolicy failurePolicy = FailurePolicy.releaseThenAskHuman(3);
+		FailurePolicy failurePolicy = FailurePolicy.releaseThenAskHuman(3);
 
-		private WorkerListener listener = new WorkerListener() {
+		WorkerListener listener = new WorkerListener() {
 		};
 
-		private Duration shutdownGrace = Duration.ofSeconds(30);
+		Duration shutdownGrace = Duration.ofSeconds(30);
 
-		private Backoff retryBackoff = Backoff.exponential(Duration.ofMillis(200), Duration.ofSeconds(30));
+		Backoff retryBackoff = Backoff.exponential(Duration.ofMillis(200), Duration.ofSeconds(30));
 
-		private Backoff idleBackoff = Backoff.exponential(Duration.ofMillis(500), Duration.ofSeconds(5));
+		Backoff idleBackoff = Backoff.exponential(Duration.ofMillis(500), Duration.ofSeconds(5));
 
-		private ThreadFactory handlerThreads;
+		ThreadFactory handlerThreads;
 
-		private boolean claimNextWithCompletion = true;
+		boolean claimNextWithCompletion = true;
 
-		private LongSupplier nanoTime = System::nanoTime;
+		LongSupplier nanoTime = System::nanoTime;
 
-		private RandomGenerator random = RandomGenerator.getDefault();
+		RandomGenerator random = RandomGenerator.getDefault();
 
 		private Builder(WorkGraphClient client) {
 			this.client = Objects.requireNonNull(client, "client");
