@@ -42,14 +42,26 @@ final class PostgresBinaries implements PgBinaryResolver {
 	 * is private to this OS user (the library makes the working directory itself writable
 	 * by everyone).
 	 */
-	static Path workingDirectory() throws IOException {
+	static Path workingDirectory() {
 		String xdg = System.getenv("XDG_CACHE_HOME");
-		Path cache = (xdg != null && Path.of(xdg).isAbsolute()) ? Path.of(xdg)
-				: Path.of(System.getProperty("user.home"), ".cache");
+		return workingDirectory((xdg != null && Path.of(xdg).isAbsolute()) ? Path.of(xdg)
+				: Path.of(System.getProperty("user.home"), ".cache"));
+	}
+
+	static Path workingDirectory(Path cache) {
 		Path ours = cache.resolve("work-graph");
-		Files.createDirectories(ours);
-		if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
-			Files.setPosixFilePermissions(ours, PosixFilePermissions.fromString("rwx------"));
+		try {
+			Files.createDirectories(ours);
+			if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+				Files.setPosixFilePermissions(ours, PosixFilePermissions.fromString("rwx------"));
+			}
+		}
+		catch (IOException ex) {
+			throw new EmbeddedDatabaseUnavailable(
+					"Could not make " + ours + ", the private directory of the embedded PostgreSQL's programs: " + ex,
+					"Run the service as a user whose home directory it may write to, or set XDG_CACHE_HOME to a "
+							+ "directory of your own.",
+					ex);
 		}
 		return ours.resolve("postgres");
 	}
