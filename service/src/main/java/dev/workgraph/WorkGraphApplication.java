@@ -11,6 +11,7 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 public class WorkGraphApplication {
 
 	public static void main(String[] args) {
+		ExitStatusOnStop.install();
 		SpringApplication.run(WorkGraphApplication.class, args);
 	}
 

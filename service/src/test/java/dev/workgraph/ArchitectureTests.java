@@ -95,6 +95,20 @@ class ArchitectureTests {
 			.check(SERVICE);
 	}
 
+	/**
+	 * The launcher runs on Java 17, before it knows whether the service can run: the JDK
+	 * is all it may use (the service's classes need Java 25).
+	 */
+	@Test
+	void theLauncherUsesTheJdkAlone() {
+		classes().that()
+			.resideInAPackage("dev.workgraph.launcher..")
+			.should()
+			.onlyDependOnClassesThat()
+			.resideInAnyPackage("java..", "dev.workgraph.launcher..")
+			.check(SERVICE);
+	}
+
 	@Test
 	void onlyRepositoriesRunSql() {
 		noClasses().that()

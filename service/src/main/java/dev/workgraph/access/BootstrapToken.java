@@ -12,8 +12,9 @@ import org.springframework.stereotype.Component;
  * A fresh service with access control on must not lock its operator out: when no token
  * exists and none is configured, it creates one admin token at start-up and prints it,
  * once, on a log line of its own with how to use it. That is the only log line a token
- * ever appears on. Instances starting together take turns (an advisory lock), so only one
- * of them creates it.
+ * ever appears on. Every later start says how an operator who lost the admin token gets
+ * back in: a configured bootstrap token. Instances starting together take turns (an
+ * advisory lock), so only one of them creates it.
  */
 @Component
 class BootstrapToken implements ApplicationRunner {
@@ -52,7 +53,11 @@ class BootstrapToken implements ApplicationRunner {
 			return created;
 		});
 		if (secret == null) {
-			log.info("Access control is on; tokens exist (an admin manages them with /tokens)");
+			log.info("Access control is on; tokens exist (an admin manages them with /tokens). Lost every admin "
+					+ "token? Restart with WORKGRAPH_SECURITY_BOOTSTRAP_ADMIN_TOKEN set to a random secret of at least "
+					+ "{} characters: while it is set it is accepted as an admin token named bootstrap, with which you "
+					+ "create a new admin token (POST /tokens) and revoke the lost one; then restart without it.",
+					AccessProperties.MIN_BOOTSTRAP_TOKEN_LENGTH);
 			return;
 		}
 		log.warn("No token existed, so an admin token named bootstrap was created. It is shown this once; "

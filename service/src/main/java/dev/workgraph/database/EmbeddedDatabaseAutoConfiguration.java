@@ -49,7 +49,7 @@ class EmbeddedDatabaseAutoConfiguration {
 
 			@Override
 			public String getPassword() {
-				return "";
+				return server.password();
 			}
 
 		};

@@ -16,15 +16,17 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.postgresql.PGConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A real PostgreSQL server that the service runs for itself, with its data in a directory
- * that outlives the process. It listens on the loopback interface only and trusts local
- * connections (no password): it is for development and for trying the service out, not
- * for production. Started before the connection pool exists and closed after the pool is,
- * as the bean that the pool's connection details depend on.
+ * that outlives the process. It listens on the loopback interface and on a socket in a
+ * private directory, and lets in only connections that prove its password
+ * ({@link ServerAccess}): it is for development and for trying the service out, not for
+ * production. Started before the connection pool exists and closed after the pool is, as
+ * the bean that the pool's connection details depend on.
  */
 final class EmbeddedPostgresServer implements AutoCloseable {
 
@@ -45,6 +47,8 @@ final class EmbeddedPostgresServer implements AutoCloseable {
 
 	private static final String CREATE_USER = "create role " + USER + " login";
 
+	private static final String SCRAM = "scram-sha-256";
+
 	private static final String DATABASE_EXISTS = "select 1 from pg_database where datname = '" + DATABASE + "'";
 
 	private static final String CREATE_DATABASE = "create database " + DATABASE + " owner " + USER;
@@ -57,12 +61,16 @@ final class EmbeddedPostgresServer implements AutoCloseable {
 
 	private final DataDirectoryLock lock;
 
+	private final ServerAccess access;
+
 	private final EmbeddedPostgres postgres;
 
-	private EmbeddedPostgresServer(Path dataDir, Path serverLog, DataDirectoryLock lock, EmbeddedPostgres postgres) {
+	private EmbeddedPostgresServer(Path dataDir, Path serverLog, DataDirectoryLock lock, ServerAccess access,
+			EmbeddedPostgres postgres) {
 		this.dataDir = dataDir;
 		this.serverLog = serverLog;
 		this.lock = lock;
+		this.access = access;
 		this.postgres = postgres;
 	}
 
@@ -74,19 +82,22 @@ final class EmbeddedPostgresServer implements AutoCloseable {
 		Path dataDir = properties.dataDir().toAbsolutePath().normalize();
 		Path serverLog = dataDir.resolveSibling(dataDir.getFileName() + ".log");
 		DataDirectoryLock lock = lock(dataDir);
+		ServerAccess access = null;
 		try {
 			boolean fresh = !Files.exists(dataDir.resolve("postgresql.conf"));
 			checkInitialisable(dataDir, fresh);
 			LeftoverServer.clear(dataDir);
 			int port = (properties.port() != 0) ? checkFree(properties.port()) : 0;
-			EmbeddedPostgres postgres = startPostgres(dataDir, serverLog, port);
-			EmbeddedPostgresServer server = new EmbeddedPostgresServer(dataDir, serverLog, lock, postgres);
+			access = ServerAccess.prepare(dataDir, serverLog, fresh);
+			EmbeddedPostgres postgres = startPostgres(dataDir, serverLog, port, access);
+			EmbeddedPostgresServer server = new EmbeddedPostgresServer(dataDir, serverLog, lock, access, postgres);
 			try {
 				String version = server.prepareDatabase();
-				log.info("Embedded PostgreSQL {} {} on 127.0.0.1:{}, database '{}', user '{}' (no password). "
-						+ "Its data is in {} and survives restarts; server log: {}. It is for development and trying "
-						+ "Work Graph out. {}", version, fresh ? "created and started" : "started", server.port(),
-						DATABASE, USER, dataDir, serverLog, USE_A_REAL_SERVER);
+				log.info("Embedded PostgreSQL {} {} on 127.0.0.1:{} and a socket in {}, database '{}', user '{}'; "
+						+ "every connection needs the password in {}. Its data is in {} and survives restarts; server "
+						+ "log: {}. It is for development and trying Work Graph out. {}", version,
+						fresh ? "created and started" : "started", server.port(), access.socketDirectory(), DATABASE,
+						USER, dataDir.resolve(ServerAccess.PASSWORD_FILE), dataDir, serverLog, USE_A_REAL_SERVER);
 				return server;
 			}
 			catch (RuntimeException ex) {
@@ -96,6 +107,9 @@ final class EmbeddedPostgresServer implements AutoCloseable {
 		}
 		catch (IOException | RuntimeException | ExceptionInInitializerError ex) {
 			// (The library reports binaries it cannot unpack as an initializer error.)
+			if (access != null) {
+				access.close();
+			}
 			closeQuietly(lock);
 			if (ex instanceof EmbeddedDatabaseUnavailable unavailable) {
 				throw unavailable;
@@ -113,6 +127,10 @@ final class EmbeddedPostgresServer implements AutoCloseable {
 		return "jdbc:postgresql://127.0.0.1:" + port() + "/" + DATABASE;
 	}
 
+	String password() {
+		return this.access.password();
+	}
+
 	/** A fast shutdown: sessions are ended, and the server checkpoints and exits. */
 	@Override
 	public void close() {
@@ -124,6 +142,7 @@ final class EmbeddedPostgresServer implements AutoCloseable {
 			log.warn("Could not stop the embedded PostgreSQL cleanly: {}; see {}", ex.getMessage(), this.serverLog);
 		}
 		finally {
+			this.access.close();
 			closeQuietly(this.lock);
 		}
 	}
@@ -183,9 +202,12 @@ final class EmbeddedPostgresServer implements AutoCloseable {
 		}
 	}
 
-	private static EmbeddedPostgres startPostgres(Path dataDir, Path serverLog, int port) throws IOException {
+	private static EmbeddedPostgres startPostgres(Path dataDir, Path serverLog, int port, ServerAccess access)
+			throws IOException {
 		ProcessBuilder.Redirect toLog = ProcessBuilder.Redirect.appendTo(serverLog.toFile());
-		return EmbeddedPostgres.builder()
+		EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
+			.setPgBinaryResolver(PostgresBinaries.INSTANCE)
+			.setOverrideWorkingDirectory(PostgresBinaries.workingDirectory().toFile())
 			.setDataDirectory(dataDir)
 			.setCleanDataDirectory(false)
 			// Spring stops it, after the connection pool has closed.
@@ -200,16 +222,27 @@ final class EmbeddedPostgresServer implements AutoCloseable {
 			.setLocaleConfig("locale", "C")
 			.setOutputRedirector(toLog)
 			.setErrorRedirector(toLog)
-			.start();
+			// After initdb and before the server starts: no password, no connection.
+			.setDataDirectoryCustomizer(access::secure)
+			.setConnectConfig("password", access.password());
+		if (access.socketDirectory() != null) {
+			// pg_ctl passes the server's options through a shell.
+			builder.setServerConfig("unix_socket_directories", "'" + access.socketDirectory() + "'");
+		}
+		return builder.start();
 	}
 
-	/** Creates the service's user and database when missing; answers the version. */
+	/**
+	 * Creates the service's user and database when missing, gives the user the password
+	 * (as a SCRAM verifier computed here); answers the version.
+	 */
 	private String prepareDatabase() {
 		try (Connection connection = this.postgres.getPostgresDatabase().getConnection();
 				Statement statement = connection.createStatement()) {
 			if (!exists(statement, USER_EXISTS)) {
 				statement.execute(CREATE_USER);
 			}
+			connection.unwrap(PGConnection.class).alterUserPassword(USER, password().toCharArray(), SCRAM);
 			if (!exists(statement, DATABASE_EXISTS)) {
 				statement.execute(CREATE_DATABASE);
 			}

@@ -17,11 +17,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Clears what a run that ended without stopping its PostgreSQL left in the data
  * directory. The server runs in its own session, so when the service is killed (SIGKILL,
- * a crash, a closed terminal) it keeps running, holding the directory: it is shut down. A
- * {@code postmaster.pid} whose process is gone, or whose number now belongs to another
- * program (process ids repeat after a reboot or in a new container), is removed, since
- * PostgreSQL would otherwise refuse to start. Only called while this service holds the
- * {@link DataDirectoryLock}, so no other service is using the server.
+ * a crash, a closed terminal) it keeps running, holding the directory: it is shut down,
+ * and its socket's private directory removed. A {@code postmaster.pid} whose process is
+ * gone, or whose number now belongs to another program (process ids repeat after a reboot
+ * or in a new container), is removed, since PostgreSQL would otherwise refuse to start.
+ * Only called while this service holds the {@link DataDirectoryLock}, so no other service
+ * is using the server.
  */
 final class LeftoverServer {
 
@@ -38,11 +39,13 @@ final class LeftoverServer {
 		if (!Files.exists(pidFile)) {
 			return;
 		}
-		Optional<ProcessHandle> server = postmaster(Files.readAllLines(pidFile, StandardCharsets.UTF_8));
+		List<String> lines = Files.readAllLines(pidFile, StandardCharsets.UTF_8);
+		Optional<ProcessHandle> server = postmaster(lines);
 		if (server.isPresent()) {
 			log.warn("An embedded PostgreSQL (pid {}) left running by an earlier run is still using {}: stopping it",
 					server.get().pid(), dataDir);
 			stop(server.get());
+			removeSocketDirectory(lines);
 		}
 		if (Files.deleteIfExists(pidFile)) {
 			log.info("Removed the stale {} of a run that did not stop its PostgreSQL", pidFile);
@@ -60,6 +63,26 @@ final class LeftoverServer {
 		}
 		catch (NumberFormatException ex) {
 			return Optional.empty();
+		}
+	}
+
+	/**
+	 * The private directory of the stopped server's socket (the pid file's fifth line),
+	 * which PostgreSQL emptied as it stopped and the run that made it did not remove.
+	 */
+	private static void removeSocketDirectory(List<String> pidFile) {
+		if (pidFile.size() < 5 || pidFile.get(4).isBlank()) {
+			return;
+		}
+		Path directory = Path.of(pidFile.get(4).strip());
+		if (directory.getFileName() != null
+				&& directory.getFileName().toString().startsWith(ServerAccess.SOCKET_DIRECTORY_PREFIX)) {
+			try {
+				Files.deleteIfExists(directory);
+			}
+			catch (IOException ex) {
+				log.debug("Could not remove the socket directory {} of the stopped server", directory, ex);
+			}
 		}
 	}
 

@@ -5,6 +5,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.workgraph.support.Transactions;
+import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Concurrently;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -57,6 +58,46 @@ class BootstrapTokenTests extends SecuredServiceTest {
 			.run(new DefaultApplicationArguments());
 		assertThat(count("select count(*) from access_tokens")).isEqualTo(1);
 		assertThat(PRINTED.matcher(output.getAll()).results().count()).isEqualTo(1);
+	}
+
+	/**
+	 * A later start cannot show the token again, so it says how an operator who lost it
+	 * gets back in; and that way works: the configured token is an admin while tokens
+	 * exist, makes a new admin token and revokes the lost one.
+	 */
+	@Test
+	void aLaterStartSaysHowToReplaceALostAdminTokenAndThatWayWorks(CapturedOutput output) {
+		this.jdbc.sql("delete from access_tokens").update();
+		new BootstrapToken(new AccessProperties(true, null), this.tokens, this.transactions)
+			.run(new DefaultApplicationArguments());
+		String lost = PRINTED.matcher(output.getAll())
+			.results()
+			.reduce((first, second) -> second)
+			.orElseThrow()
+			.group(1);
+
+		new BootstrapToken(new AccessProperties(true, null), this.tokens, this.transactions)
+			.run(new DefaultApplicationArguments());
+		assertThat(output.getAll().lines().filter((line) -> line.contains("tokens exist")).toList()).last()
+			.asString()
+			.contains("WORKGRAPH_SECURITY_BOOTSTRAP_ADMIN_TOKEN", "at least 22 characters",
+					"admin token named bootstrap", "POST /tokens");
+
+		// This context runs as that restart would: with a bootstrap token configured.
+		tools.jackson.databind.JsonNode replacement = token("replacement admin", "admin", null);
+		String lostId = this.admin.get("/tokens")
+			.body()
+			.path("tokens")
+			.valueStream()
+			.filter((listed) -> listed.path("name").asString().equals(TokenIntrospector.BOOTSTRAP_NAME))
+			.findFirst()
+			.orElseThrow()
+			.path("id")
+			.asString();
+		assertThat(this.api.as(replacement.path("token").asString()).delete("/tokens/" + lostId).status())
+			.isEqualTo(204);
+		assertThat(this.api.as(lost).get("/tokens").status()).as("the lost token, revoked").isEqualTo(401);
+		assertThat(this.api.as(replacement.path("token").asString()).get("/tokens").status()).isEqualTo(200);
 	}
 
 	@Test

@@ -15,8 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A service running its embedded PostgreSQL is killed (SIGKILL: no shutdown hook). Its
  * PostgreSQL runs in a session of its own and outlives it, holding the data directory.
- * The next start stops that server, starts afresh on the same data and loses nothing that
- * was committed; a graceful stop then stops the server too.
+ * The next start stops that server (and removes its socket's directory), starts afresh on
+ * the same data and loses nothing that was committed; a graceful stop then stops the
+ * server too.
  */
 class KilledEmbeddedServiceTests {
 
@@ -41,9 +42,12 @@ class KilledEmbeddedServiceTests {
 			service.kill();
 			leftover = postmaster(dataDir);
 			assertThat(leftover).as("PostgreSQL outlives the killed service").isPresent();
+			Path socketDirectory = Path.of(Files.readAllLines(dataDir.resolve("postmaster.pid")).get(4).strip());
+			assertThat(socketDirectory).isDirectory();
 
 			service.start();
 			assertThat(leftover.get().isAlive()).as("the leftover server").isFalse();
+			assertThat(socketDirectory).as("the leftover server's private socket directory").doesNotExist();
 			assertThat(service.output()).contains("(pid " + leftover.get().pid() + ") left running by an earlier run");
 			Api.Response item = new Api(service.port()).get("/items/" + created.id());
 			assertThat(item.status()).isEqualTo(200);

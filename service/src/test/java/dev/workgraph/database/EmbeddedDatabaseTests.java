@@ -5,32 +5,30 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
-import dev.workgraph.WorkGraphApplication;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.jdbc.autoconfigure.JdbcConnectionDetails;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
+import static dev.workgraph.database.EmbeddedService.api;
+import static dev.workgraph.database.EmbeddedService.run;
+import static dev.workgraph.database.EmbeddedService.start;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The service with no database configured: it runs a real PostgreSQL of its own, whose
- * data outlives the service. Each test starts the whole application, as
- * {@code ./mvnw spring-boot:run} would, with an explicitly blank
- * {@code spring.datasource.url} so that a developer's own environment cannot interfere.
+ * data outlives the service. Each test starts the whole application
+ * ({@link EmbeddedService}).
  */
 @ExtendWith(OutputCaptureExtension.class)
 class EmbeddedDatabaseTests {
@@ -132,25 +130,6 @@ class EmbeddedDatabaseTests {
 			}
 		}
 		throw new AssertionError("Expected the embedded database to fail, but got: " + failure, failure);
-	}
-
-	private static ConfigurableApplicationContext start(Path dataDir, String... extra) {
-		List<String> args = new ArrayList<>(
-				List.of("--spring.datasource.url=", "--workgraph.embedded-database.data-dir=" + dataDir));
-		args.addAll(List.of(extra));
-		return run(args.toArray(String[]::new));
-	}
-
-	private static ConfigurableApplicationContext run(String... args) {
-		List<String> all = new ArrayList<>(
-				List.of("--server.port=0", "--spring.main.banner-mode=off", "--workgraph.lease.reaper-enabled=false",
-						"--workgraph.lease.vacuum-interval=0s", "--workgraph.security.enabled=false"));
-		all.addAll(List.of(args));
-		return new SpringApplicationBuilder(WorkGraphApplication.class).run(all.toArray(String[]::new));
-	}
-
-	private static Api api(ConfigurableApplicationContext service) {
-		return new Api(Integer.parseInt(service.getEnvironment().getProperty("local.server.port")));
 	}
 
 }
