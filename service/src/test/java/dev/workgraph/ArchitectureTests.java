@@ -1,5 +1,7 @@
 package dev.workgraph;
 
+import java.sql.DriverManager;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -174,6 +176,20 @@ class ArchitectureTests {
 			.should()
 			.dependOnClassesThat()
 			.areAssignableTo(JdbcClient.class)
+			.check(SERVICE);
+	}
+
+	/**
+	 * Besides the pool, the service opens one connection of its own: the listening
+	 * session, which must stay the same session for as long as it listens.
+	 */
+	@Test
+	void onlyTheListenerOpensConnectionsOutsideThePool() {
+		noClasses().that()
+			.resideOutsideOfPackage("dev.workgraph.notification..")
+			.should()
+			.dependOnClassesThat()
+			.areAssignableTo(DriverManager.class)
 			.check(SERVICE);
 	}
 

@@ -1,4 +1,4 @@
-package dev.workgraph.item;
+package dev.workgraph.notification;
 
 import java.time.Duration;
 
@@ -20,11 +20,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param maxReconnectDelay the longest pause between attempts to reconnect the listener
  */
 @ConfigurationProperties("workgraph.notifications")
-record NotificationProperties(String url, String username, String password,
+public record NotificationProperties(String url, String username, String password,
 		@DefaultValue("5s") Duration recheckInterval, @DefaultValue("100ms") Duration minReconnectDelay,
 		@DefaultValue("5s") Duration maxReconnectDelay) {
 
-	NotificationProperties {
+	public NotificationProperties {
 		if (!recheckInterval.isPositive()) {
 			throw new IllegalArgumentException("workgraph.notifications.recheck-interval must be positive");
 		}

@@ -1,4 +1,4 @@
-package dev.workgraph.item;
+package dev.workgraph.notification;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -6,12 +6,13 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
-import dev.workgraph.access.Revocations;
-import dev.workgraph.access.TokenMemory;
-import dev.workgraph.sql.ListenerSessions;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -23,29 +24,33 @@ import org.springframework.stereotype.Component;
 import org.springframework.util.StringUtils;
 
 /**
- * Listens for items becoming ready and wakes the {@link ReadyWaiters}; on the same
- * session, hears token revocations for the {@link TokenMemory} (and confirms each once
- * forgotten) and the other instances' confirmations for {@link Revocations}. One
- * dedicated connection per instance, outside the request pool: a session that
- * {@code LISTEN}s must stay the same session, which a pool (or a pooler in transaction
- * mode) cannot promise, and it would hold a pool connection for ever. The trigger of
- * migration V9 sends the queue name on {@value #CHANNEL} once per statement and queue, so
- * a notification from any instance reaches the waiters of every instance.
+ * The instance's one {@code LISTEN} session, which passes each notification to the
+ * {@link ChannelSubscriber}s of its channel: items becoming ready for the waiting claims,
+ * token revocations for the token memory (which confirms each once forgotten), the other
+ * instances' confirmations for the revocations in flight. One dedicated connection per
+ * instance, outside the request pool: a session that {@code LISTEN}s must stay the same
+ * session, which a pool (or a pooler in transaction mode) cannot promise, and it would
+ * hold a pool connection for ever. Notifications are sent by triggers and statements of
+ * any instance, so they reach the subscribers of every instance.
  *
  * <p>
  * When the connection breaks (PostgreSQL restarted, the session terminated) the listener
- * reconnects with a doubling pause, and once listening again wakes every waiter to
- * re-check: notifications sent while nobody listened are gone. For the same reason the
- * token memory is trusted only while the session listens.
+ * reconnects with a doubling pause, and once listening again tells every subscriber, so
+ * that it checks again: notifications sent while nobody listened are gone. For the same
+ * reason a subscriber hears when the session stops listening.
  */
 @Component
-class ReadyNotificationListener implements SmartLifecycle {
+public class NotificationListener implements SmartLifecycle {
 
-	static final String CHANNEL = "work_graph_ready";
+	/**
+	 * How the listening session shows in {@code pg_stat_activity}, so that an instance
+	 * can find every other instance's listener.
+	 */
+	public static final String APPLICATION_NAME = "work-graph-listener";
 
-	static final String CONFIRM_FORGOTTEN = "select pg_notify('" + Revocations.FORGOTTEN_CHANNEL + "', ?)";
+	private static final String NOTIFY = "select pg_notify(?, ?)";
 
-	private static final Logger log = LoggerFactory.getLogger(ReadyNotificationListener.class);
+	private static final Logger log = LoggerFactory.getLogger(NotificationListener.class);
 
 	/** How long one wait for notifications blocks; bounds how long stopping takes. */
 	private static final int POLL_MILLIS = 500;
@@ -53,15 +58,14 @@ class ReadyNotificationListener implements SmartLifecycle {
 	/** A silent connection is checked with a round trip after this many empty polls. */
 	private static final int POLLS_BETWEEN_CHECKS = 60;
 
-	private final ReadyWaiters waiters;
+	private final List<ChannelSubscriber> subscribers;
+
+	/** The subscribers of each channel. */
+	private final Map<String, List<ChannelSubscriber>> channels = new HashMap<>();
 
 	private final NotificationProperties properties;
 
 	private final JdbcConnectionDetails datasource;
-
-	private final TokenMemory tokens;
-
-	private final Revocations revocations;
 
 	private volatile boolean running;
 
@@ -69,18 +73,20 @@ class ReadyNotificationListener implements SmartLifecycle {
 
 	private Thread thread;
 
-	ReadyNotificationListener(ReadyWaiters waiters, NotificationProperties properties, JdbcConnectionDetails datasource,
-			TokenMemory tokens, Revocations revocations) {
-		this.waiters = waiters;
+	NotificationListener(List<ChannelSubscriber> subscribers, NotificationProperties properties,
+			JdbcConnectionDetails datasource) {
+		this.subscribers = List.copyOf(subscribers);
 		this.properties = properties;
 		this.datasource = datasource;
-		this.tokens = tokens;
-		this.revocations = revocations;
+		for (ChannelSubscriber subscriber : this.subscribers) {
+			subscriber.channels()
+				.forEach((channel) -> this.channels.computeIfAbsent(channel, (c) -> new ArrayList<>()).add(subscriber));
+		}
 	}
 
 	@Override
 	public void start() {
-		this.waiters.resumeWaiting();
+		this.subscribers.forEach(ChannelSubscriber::starting);
 		this.running = true;
 		this.thread = Thread.ofPlatform().name("ready-listener").daemon().start(this::listenUntilStopped);
 	}
@@ -89,9 +95,8 @@ class ReadyNotificationListener implements SmartLifecycle {
 	public void stop() {
 		this.running = false;
 		// Stopped before the web server's graceful shutdown: waiting claims answer 204
-		// now
-		// instead of holding it up.
-		this.waiters.stopWaiting();
+		// now instead of holding it up.
+		this.subscribers.forEach(ChannelSubscriber::stopping);
 		Thread listener = this.thread;
 		if (listener != null) {
 			listener.interrupt();
@@ -111,7 +116,7 @@ class ReadyNotificationListener implements SmartLifecycle {
 	}
 
 	/** Whether the listener is connected and listening (for tests and health). */
-	boolean isListening() {
+	public boolean isListening() {
 		return this.listening;
 	}
 
@@ -127,11 +132,11 @@ class ReadyNotificationListener implements SmartLifecycle {
 				if (!this.running) {
 					break;
 				}
-				log.warn("The listener for ready items lost its connection ({}); reconnecting in {} ms",
-						ex.getMessage(), delay);
+				log.warn("The listening session lost its connection ({}); reconnecting in {} ms", ex.getMessage(),
+						delay);
 			}
 			finally {
-				this.tokens.notListening();
+				this.subscribers.forEach(ChannelSubscriber::notListening);
 				this.listening = false;
 			}
 			if (!sleep(delay)) {
@@ -143,26 +148,42 @@ class ReadyNotificationListener implements SmartLifecycle {
 
 	private void listen(Connection connection) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
-			statement.execute("listen " + CHANNEL);
-			statement.execute("listen " + TokenMemory.REVOKED_CHANNEL);
-			statement.execute("listen " + Revocations.FORGOTTEN_CHANNEL);
+			for (String channel : this.channels.keySet()) {
+				statement.execute("listen " + channel);
+			}
 		}
-		this.tokens.listening();
 		this.listening = true;
-		// Listening from here on; what became ready before is found by a re-check.
-		this.waiters.recheckAll();
+		// Listening from here on; what was notified before is found by a re-check.
+		this.subscribers.forEach(ChannelSubscriber::listening);
 	}
 
 	/** Passes notifications on until the connection breaks or the listener stops. */
 	private void relay(Connection connection) throws SQLException {
 		PGConnection notifications = connection.unwrap(PGConnection.class);
+		ChannelSubscriber.Session session = new ChannelSubscriber.Session() {
+
+			@Override
+			public int backendPid() {
+				return notifications.getBackendPID();
+			}
+
+			@Override
+			public void notify(String channel, String payload) throws SQLException {
+				try (PreparedStatement notify = connection.prepareStatement(NOTIFY)) {
+					notify.setString(1, channel);
+					notify.setString(2, payload);
+					notify.execute();
+				}
+			}
+
+		};
 		int silentPolls = 0;
 		while (this.running) {
 			PGNotification[] received = notifications.getNotifications(POLL_MILLIS);
 			if (received != null && received.length > 0) {
 				silentPolls = 0;
 				for (PGNotification notification : received) {
-					dispatch(connection, notifications.getBackendPID(), notification);
+					dispatch(session, notification);
 				}
 			}
 			else if (++silentPolls >= POLLS_BETWEEN_CHECKS) {
@@ -175,19 +196,9 @@ class ReadyNotificationListener implements SmartLifecycle {
 		}
 	}
 
-	private void dispatch(Connection connection, int ownPid, PGNotification notification) throws SQLException {
-		String payload = notification.getParameter();
-		switch (notification.getName()) {
-			case TokenMemory.REVOKED_CHANNEL -> {
-				this.tokens.revoked(payload);
-				// Told only once forgotten: the revoking instance waits for this.
-				try (PreparedStatement confirm = connection.prepareStatement(CONFIRM_FORGOTTEN)) {
-					confirm.setString(1, ownPid + ":" + payload);
-					confirm.execute();
-				}
-			}
-			case Revocations.FORGOTTEN_CHANNEL -> this.revocations.forgotten(payload);
-			default -> this.waiters.readyIn(payload);
+	private void dispatch(ChannelSubscriber.Session session, PGNotification notification) throws SQLException {
+		for (ChannelSubscriber subscriber : this.channels.getOrDefault(notification.getName(), List.of())) {
+			subscriber.notified(notification.getName(), notification.getParameter(), session);
 		}
 	}
 
@@ -199,7 +210,7 @@ class ReadyNotificationListener implements SmartLifecycle {
 		if (password != null) {
 			settings.setProperty("password", password);
 		}
-		settings.setProperty("ApplicationName", ListenerSessions.APPLICATION_NAME);
+		settings.setProperty("ApplicationName", APPLICATION_NAME);
 		settings.setProperty("tcpKeepAlive", "true");
 		settings.setProperty("connectTimeout", "5");
 		return DriverManager.getConnection(orDatasource(this.properties.url(), this.datasource.getJdbcUrl()), settings);
