@@ -88,7 +88,7 @@ class ArchitectureTests {
 	}
 
 	/**
-	 * The MCP server reaches the features only through the HTTP API (docs/adr/0019), so
+	 * The MCP server reaches the features only through the HTTP API (docs/adr/0020), so
 	 * that a tool call is validated and fenced by the code that answers the same call
 	 * over HTTP.
 	 */
