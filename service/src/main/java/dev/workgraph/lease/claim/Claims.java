@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.workgraph.lease.claim.ClaimAssignment.Candidate;
 import dev.workgraph.model.ItemRow;
 import dev.workgraph.model.Rows;
 import dev.workgraph.sql.GenericPlans;
@@ -276,7 +277,7 @@ public class Claims {
 				(rs, n) -> new Candidate(Rows.uuid(rs, "item_id"), rs.getString("ready_row"), rs.getInt("priority"),
 						rs.getString("preferred_worker_id"), rs.getBoolean("preference_open")),
 				params);
-		List<Candidate> assigned = assign(candidates, asks);
+		List<Candidate> assigned = ClaimAssignment.assign(candidates, asks);
 		List<UUID> itemIds = new ArrayList<>();
 		List<String> readyRows = new ArrayList<>();
 		List<Ask> granted = new ArrayList<>();
@@ -306,37 +307,6 @@ public class Claims {
 			}
 		}
 		return asks.stream().map((ask) -> Optional.ofNullable(byLease.get(ask.leaseId()))).toList();
-	}
-
-	/**
-	 * Hands out candidates (in claim order) to asks (in arrival order) as if each ask ran
-	 * {@link #CLAIM_NEXT_READY} in turn: an ask takes the first remaining candidate,
-	 * unless a remaining candidate preferred for its worker (preference still open) has
-	 * the same priority, then the first of those. Answers the candidate per ask, null for
-	 * none.
-	 */
-	static List<Candidate> assign(List<Candidate> candidates, List<Ask> asks) {
-		List<Candidate> remaining = new ArrayList<>(candidates);
-		List<Candidate> assigned = new ArrayList<>(asks.size());
-		for (Ask ask : asks) {
-			if (remaining.isEmpty()) {
-				assigned.add(null);
-				continue;
-			}
-			Candidate pick = remaining.getFirst();
-			for (Candidate candidate : remaining) {
-				if (candidate.priority() < pick.priority()) {
-					break;
-				}
-				if (candidate.preferenceOpen() && ask.workerId().equals(candidate.preferredWorkerId())) {
-					pick = candidate;
-					break;
-				}
-			}
-			remaining.remove(pick);
-			assigned.add(pick);
-		}
-		return assigned;
 	}
 
 	/** The grant, its dequeue matching {@code ctid} by {@code readyRowCondition}. */
@@ -389,14 +359,6 @@ public class Claims {
 
 	/** One claim request of a batch, with the lease id it will get if it gets an item. */
 	record Ask(UUID leaseId, String workerId, int leaseSeconds) {
-	}
-
-	/**
-	 * A locked claim candidate; {@code readyRow}: its ready entry's tuple id, valid while
-	 * the transaction that locked it lasts; {@code preferenceOpen}: preferred for
-	 * {@code preferredWorkerId} and still within the continuity window.
-	 */
-	record Candidate(UUID itemId, String readyRow, int priority, String preferredWorkerId, boolean preferenceOpen) {
 	}
 
 }

@@ -5,8 +5,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 
+import dev.workgraph.lease.claim.ClaimAssignment.Candidate;
 import dev.workgraph.lease.claim.Claims.Ask;
-import dev.workgraph.lease.claim.Claims.Candidate;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,43 +30,44 @@ class ClaimAssignmentTests {
 	@Test
 	void claimsTakeTheCandidatesInClaimOrderAndTheRestGetNothing() {
 		List<Candidate> candidates = List.of(candidate(A, 5), candidate(B, 5), candidate(C, 0));
-		assertThat(itemIds(Claims.assign(candidates, asks("w1", "w2", "w3", "w4")))).containsExactly(A, B, C, null);
+		assertThat(itemIds(ClaimAssignment.assign(candidates, asks("w1", "w2", "w3", "w4")))).containsExactly(A, B, C,
+				null);
 	}
 
 	@Test
 	void noCandidatesMeansNothingForEveryClaim() {
-		assertThat(itemIds(Claims.assign(List.of(), asks("w1", "w2")))).containsExactly(null, null);
+		assertThat(itemIds(ClaimAssignment.assign(List.of(), asks("w1", "w2")))).containsExactly(null, null);
 	}
 
 	@Test
 	void aWorkerGetsItsPreferredItemOverOthersOfTheSamePriority() {
 		List<Candidate> candidates = List.of(candidate(A, 5), candidate(B, 5), preferred(C, 5, "w2"));
-		assertThat(itemIds(Claims.assign(candidates, asks("w1", "w2", "w3")))).containsExactly(A, C, B);
+		assertThat(itemIds(ClaimAssignment.assign(candidates, asks("w1", "w2", "w3")))).containsExactly(A, C, B);
 	}
 
 	@Test
 	void aHigherPriorityItemStillComesBeforeThePreferredOne() {
 		List<Candidate> candidates = List.of(candidate(A, 9), preferred(B, 5, "w1"), candidate(C, 5));
-		assertThat(itemIds(Claims.assign(candidates, asks("w1", "w1")))).containsExactly(A, B);
+		assertThat(itemIds(ClaimAssignment.assign(candidates, asks("w1", "w1")))).containsExactly(A, B);
 	}
 
 	@Test
 	void aPreferenceWhoseWindowClosedCountsForNothing() {
 		List<Candidate> candidates = List.of(candidate(A, 5), new Candidate(B, "(0,2)", 5, "w1", false));
-		assertThat(itemIds(Claims.assign(candidates, asks("w1")))).containsExactly(A);
+		assertThat(itemIds(ClaimAssignment.assign(candidates, asks("w1")))).containsExactly(A);
 	}
 
 	@Test
 	void anItemPreferredForAnotherWorkerIsAnOrdinaryCandidateForEveryoneElse() {
 		List<Candidate> candidates = List.of(preferred(A, 5, "w9"), candidate(B, 5));
-		assertThat(itemIds(Claims.assign(candidates, asks("w1", "w9")))).containsExactly(A, B);
+		assertThat(itemIds(ClaimAssignment.assign(candidates, asks("w1", "w9")))).containsExactly(A, B);
 	}
 
 	@Test
 	void eachItemIsAssignedOnceWhateverThePreferences() {
 		List<Candidate> candidates = List.of(preferred(A, 5, "w1"), preferred(B, 5, "w1"), candidate(C, 5),
 				preferred(D, 1, "w2"));
-		List<UUID> assigned = itemIds(Claims.assign(candidates, asks("w1", "w1", "w1", "w2", "w2")));
+		List<UUID> assigned = itemIds(ClaimAssignment.assign(candidates, asks("w1", "w1", "w1", "w2", "w2")));
 		assertThat(assigned).containsExactly(A, B, C, D, null);
 	}
 
