@@ -92,6 +92,7 @@ export const api = {
 	/** Checks a token (or none, when the service runs without security) with a cheap read. */
 	probe: (token) => request('GET', '/queues', undefined, token),
 	queues: () => call('GET', '/queues'),
+	changeQueue: (name, change) => call('PATCH', '/queues/' + id(name), change),
 	items: (filter) => call('GET', '/items' + query(filter)),
 	item: (itemId) => call('GET', '/items/' + id(itemId)),
 	dependents: (itemId, cursor) => call('GET', '/items/' + id(itemId) + '/dependents' + query({ limit: 100, cursor })),

@@ -64,8 +64,10 @@ final class OperationProblems {
 		table.put("POST /items/{id}/cancel", List.of(ITEM_TERMINAL));
 		table.put("GET /items/{id}/leases", List.of());
 		table.put("GET /items/{id}/dependents", List.of());
-		// The console's queue backlogs
+		// Queues: backlogs, pause and cap
 		table.put("GET /queues", List.of());
+		table.put("GET /queues/{name}", List.of());
+		table.put("PATCH /queues/{name}", List.of());
 		// Claims and leases
 		table.put("POST /claims", List.of());
 		table.put("POST /claims/batch", List.of());

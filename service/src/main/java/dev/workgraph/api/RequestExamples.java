@@ -18,7 +18,8 @@ final class RequestExamples {
 			{"dependsOn": "0199a3d2-8c1e-7b2a-9d4f-2e6b1c0a5f31"}"""), Map.entry("POST /items/{id}/cancel", """
 			{"reason": "covered by the changelog"}"""), Map.entry("POST /claims", """
 			{"workerId": "agent-7", "queues": ["writing"], "leaseSeconds": 60}"""),
-			Map.entry("POST /leases/{leaseId}/renew", """
+			Map.entry("PATCH /queues/{name}", """
+					{"paused": false, "maxActiveLeases": 20}"""), Map.entry("POST /leases/{leaseId}/renew", """
 					{"epoch": 1, "leaseSeconds": 60}"""), Map.entry("POST /leases/{leaseId}/complete", """
 					{"epoch": 1, "result": {"summary": "done"}}"""), Map.entry("POST /leases/{leaseId}/release", """
 					{"epoch": 1, "reason": "shutting down"}"""), Map.entry("POST /leases/{leaseId}/cancel", """

@@ -124,6 +124,8 @@ class AccessCatalogueTests extends HostileTest {
 					"/attention-requests/{attention}/resolve",
 					"{\"resolution\":\"an intruder answers\",\"resolvedBy\":\"intruder\"}"),
 			endpoint("GET /queues", Access.OPERATOR, "/queues", null),
+			endpoint("GET /queues/{name}", Access.OPERATOR, "/queues/default", null),
+			endpoint("PATCH /queues/{name}", Access.OPERATOR, "/queues/default", "{\"paused\":true}"),
 			// Tokens
 			endpoint("POST /tokens", Access.ADMIN, "/tokens", "{\"name\":\"intruder\",\"role\":\"admin\"}"),
 			endpoint("GET /tokens", Access.ADMIN, "/tokens", null),
