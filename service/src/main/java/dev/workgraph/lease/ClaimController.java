@@ -56,8 +56,8 @@ class ClaimController {
 	@PostMapping("/claims")
 	ResponseEntity<LeaseCommands.LeaseAndItem> claim(@Valid @RequestBody ClaimRequest request,
 			HttpServletResponse response) {
-		Optional<LeaseCommands.LeaseAndItem> claimed = this.leases.claim(claimant(request.workerId()), request.queues(),
-				request.leaseSeconds(), request.waitOrZero());
+		Optional<LeaseCommands.LeaseAndItem> claimed = this.leases.claim(claimant(request.workerId()),
+				Caller.claimableQueues(request.queues()), request.leaseSeconds(), request.waitOrZero());
 		if (claimed.isEmpty()) {
 			return ResponseEntity.noContent().header(HttpHeaders.RETRY_AFTER, this.emptyRetryAfter).build();
 		}
@@ -134,7 +134,7 @@ class ClaimController {
 			HttpServletResponse response) {
 		int wait = (request.waitSeconds() != null) ? request.waitSeconds() : 0;
 		List<LeaseCommands.LeaseAndItem> claimed = this.leases.claimBatch(claimant(request.workerId()),
-				request.queues(), request.leaseSeconds(), request.limit(), wait);
+				Caller.claimableQueues(request.queues()), request.leaseSeconds(), request.limit(), wait);
 		if (claimed.isEmpty()) {
 			return ResponseEntity.noContent().header(HttpHeaders.RETRY_AFTER, this.emptyRetryAfter).build();
 		}
