@@ -2,8 +2,8 @@ package dev.workgraph.access;
 
 import java.util.List;
 
-import dev.workgraph.input.Text;
 import dev.workgraph.item.QueueNames;
+import dev.workgraph.validation.Text;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;

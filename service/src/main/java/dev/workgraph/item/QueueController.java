@@ -5,7 +5,7 @@ import java.util.regex.Pattern;
 
 import dev.workgraph.problem.ProblemCode;
 import dev.workgraph.problem.RequestRejected;
-import dev.workgraph.support.Transactions;
+import dev.workgraph.sql.Transactions;
 import dev.workgraph.view.QueueView;
 import dev.workgraph.view.QueueViews;
 import jakarta.validation.Valid;
