@@ -1,4 +1,4 @@
--- Queues an operator can pause and cap (docs/adr/0019-queue-pause-and-caps.md).
+-- Queues an operator can pause and cap (docs/adr: "Queues paused and capped in the claim's own SQL").
 --
 -- A queue exists as long as it has items; its settings live here, one row per queue an operator has
 -- set something for. No row: running, no cap. Claims read this table once per statement (it holds a

@@ -1,4 +1,4 @@
--- Worker tokens limited to some queues (docs/adr/0020-queue-scoped-tokens.md). Null: every queue.
+-- Worker tokens limited to some queues (docs/adr: "Worker tokens limited to some queues"). Null: every queue.
 alter table access_tokens add column queues text[];
 
 alter table access_tokens

@@ -99,7 +99,7 @@ class Tokens {
 			.param("name", name)
 			.param("role", role.wire())
 			.param("workerId", workerId)
-			.param("queues", (queues != null) ? dev.workgraph.sql.SqlArrays.texts(queues) : null)
+			.param("queues", (queues != null) ? SqlArrays.texts(queues) : null)
 			.param("secretHash", secretHash)
 			.query(Tokens::row)
 			.single();

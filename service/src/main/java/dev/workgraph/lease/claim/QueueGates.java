@@ -32,8 +32,17 @@ class QueueGates {
 			select s.name from queue_settings s
 			    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)""";
 
-	/** A condition on ready entries {@code r}: not in a closed queue. */
-	static final String OPEN = "r.queue <> all(array(" + CLOSED_QUEUES + "))";
+	/**
+	 * A condition on ready entries {@code r}: not in a closed queue. On {@code r.queue ||
+	 * ''}, not on the column: a generic plan cannot know the array, and priced with the
+	 * column's statistics the condition looked as if it passed no row at all wherever
+	 * most ready items share one queue (1 - 1/distinct queues, to the tenth power), so
+	 * the planner sorted the whole queue instead of stopping at the first entry of the
+	 * claim-order index (measured: 4,000 buffers instead of a dozen at 1,000 ready). An
+	 * expression has no statistics, so the condition is priced as passing nearly every
+	 * row, which it does.
+	 */
+	static final String OPEN = "r.queue || '' <> all(array(" + CLOSED_QUEUES + "))";
 
 	/** The names of the capped queues, as an uncorrelated sub-select. */
 	static final String CAPPED_QUEUES = "select s.name from queue_settings s where s.max_active_leases is not null";
