@@ -4,7 +4,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * The operator's settings of a queue (docs/adr/0019-queue-pause-and-caps.md): paused, and
+ * The operator's settings of a queue (docs/adr/0020-queue-pause-and-caps.md): paused, and
  * the most leases it may have active at once. The claim statements read them
  * ({@code dev.workgraph.lease.QueueGates}); this writes them.
  */

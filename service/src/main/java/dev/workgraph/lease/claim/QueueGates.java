@@ -11,7 +11,7 @@ import org.springframework.stereotype.Repository;
 
 /**
  * What a queue's settings (paused, {@code maxActiveLeases}) do to a claim, as SQL the
- * claim statements embed (docs/adr/0019-queue-pause-and-caps.md).
+ * claim statements embed (docs/adr/0020-queue-pause-and-caps.md).
  *
  * <p>
  * Two steps. Every candidate lookup leaves out the queues that are closed: paused, or
