@@ -63,6 +63,8 @@ class ApiDocumentation {
 							"Nothing is ready (in the queues asked for)")),
 			Map.entry("POST /leases/{leaseId}/decompose", Map.of(201, "Decomposed: the ended lease and the children")),
 			Map.entry("POST /leases/{leaseId}/attention-requests", Map.of(201, "Raised")),
+			Map.entry("POST /leases/{leaseId}/checkpoints",
+					Map.of(201, "Saved: the checkpoint and the lease (renewed when asked)")),
 			Map.entry("POST /tokens", Map.of(201, "Issued: the secret is in this answer only")),
 			Map.entry("DELETE /tokens/{id}", Map.of(204, "Revoked")));
 

@@ -64,6 +64,7 @@ final class OperationProblems {
 		table.put("POST /items/{id}/cancel", List.of(ITEM_TERMINAL));
 		table.put("GET /items/{id}/leases", List.of());
 		table.put("GET /items/{id}/dependents", List.of());
+		table.put("GET /items/{id}/checkpoints", List.of());
 		// The console's queue backlogs
 		table.put("GET /queues", List.of());
 		// Claims and leases
@@ -79,6 +80,7 @@ final class OperationProblems {
 		table.put("POST /leases/{leaseId}/cancel", FENCED);
 		table.put("POST /leases/{leaseId}/decompose", with(FENCED, DEPENDENCY_CYCLE));
 		table.put("POST /leases/{leaseId}/attention-requests", FENCED);
+		table.put("POST /leases/{leaseId}/checkpoints", FENCED);
 		// Attention requests
 		table.put("GET /attention-requests", List.of());
 		table.put("GET /attention-requests/{id}", List.of());

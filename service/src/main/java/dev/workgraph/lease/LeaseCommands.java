@@ -18,7 +18,6 @@ import dev.workgraph.item.Cancellation;
 import dev.workgraph.item.ReadyWaiters;
 import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.model.LeaseView;
-import dev.workgraph.problem.InvalidRequest;
 import dev.workgraph.problem.Problems;
 import dev.workgraph.problem.RequestRejected;
 import dev.workgraph.support.Transactions;
@@ -475,10 +474,7 @@ class LeaseCommands {
 		if (requested == null) {
 			return this.properties.defaultSeconds();
 		}
-		if (requested < 1 || requested > this.properties.maxSeconds()) {
-			throw new InvalidRequest("leaseSeconds", "must be between 1 and " + this.properties.maxSeconds());
-		}
-		return requested.intValue();
+		return this.properties.checkedSeconds(requested, "leaseSeconds");
 	}
 
 	/**

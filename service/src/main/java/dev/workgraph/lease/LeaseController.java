@@ -25,10 +25,13 @@ class LeaseController {
 
 	private final LeaseHolders holders;
 
-	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders) {
+	private final Checkpoints checkpoints;
+
+	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders, Checkpoints checkpoints) {
 		this.leases = leases;
 		this.decomposition = decomposition;
 		this.holders = holders;
+		this.checkpoints = checkpoints;
 	}
 
 	@GetMapping
@@ -76,6 +79,14 @@ class LeaseController {
 		this.holders.requireCallerHolds(leaseId);
 		return ResponseEntity.status(HttpStatus.CREATED)
 			.body(this.decomposition.decompose(leaseId, request.epoch(), request.children(), request.reason()));
+	}
+
+	@PostMapping("/checkpoints")
+	ResponseEntity<Checkpoints.Written> checkpoint(@PathVariable UUID leaseId,
+			@Valid @RequestBody CheckpointRequest request) {
+		this.holders.requireCallerHolds(leaseId);
+		return ResponseEntity.status(HttpStatus.CREATED)
+			.body(this.checkpoints.write(leaseId, request.epoch(), request));
 	}
 
 }

@@ -2,6 +2,8 @@ package dev.workgraph.lease;
 
 import java.time.Duration;
 
+import dev.workgraph.problem.InvalidRequest;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -37,6 +39,18 @@ public record LeaseProperties(@DefaultValue("300") int defaultSeconds, @DefaultV
 		if (maxConsecutiveExpirations < 1) {
 			throw new IllegalArgumentException("workgraph.lease.max-consecutive-expirations must be at least 1");
 		}
+	}
+
+	/**
+	 * A lease length a worker asked for in {@code field}, judged against the bounds (a
+	 * {@code long}, so that any number a client may plausibly send is judged, not refused
+	 * for not fitting an {@code int}).
+	 */
+	int checkedSeconds(long requested, String field) {
+		if (requested < 1 || requested > maxSeconds()) {
+			throw new InvalidRequest(field, "must be between 1 and " + maxSeconds());
+		}
+		return (int) requested;
 	}
 
 }
