@@ -81,6 +81,7 @@ final class OperationProblems {
 		table.put("POST /leases/{leaseId}/decompose", with(FENCED, DEPENDENCY_CYCLE));
 		table.put("POST /leases/{leaseId}/attention-requests", FENCED);
 		table.put("POST /leases/{leaseId}/checkpoints", FENCED);
+		table.put("POST /leases/{leaseId}/fail", FENCED);
 		// Attention requests
 		table.put("GET /attention-requests", List.of());
 		table.put("GET /attention-requests/{id}", List.of());

@@ -28,7 +28,9 @@ final class RequestExamples {
 					  {"key": "b", "title": "Review", "dependsOn": ["a"]}]}"""),
 			Map.entry("POST /leases/{leaseId}/attention-requests", """
 					{"epoch": 1, "question": "May I delete the old bucket?", "blocking": true,
-					 "context": {"bucket": "logs-2023"}}"""), Map.entry("POST /leases/{leaseId}/checkpoints", """
+					 "context": {"bucket": "logs-2023"}}"""), Map.entry("POST /leases/{leaseId}/fail", """
+					{"epoch": 1, "error": {"message": "upstream answered 503"}, "retryable": true}"""),
+			Map.entry("POST /leases/{leaseId}/checkpoints", """
 					{"epoch": 1, "data": {"pagesDone": 40, "cursor": "p41"}, "renewSeconds": 300}"""),
 			Map.entry("POST /attention-requests/{id}/resolve", """
 					{"resolution": "Yes, it holds nothing we need.", "resolvedBy": "alice"}"""));

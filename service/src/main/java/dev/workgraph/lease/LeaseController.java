@@ -27,7 +27,11 @@ class LeaseController {
 
 	private final Checkpoints checkpoints;
 
-	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders, Checkpoints checkpoints) {
+	private final Failures failures;
+
+	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders, Checkpoints checkpoints,
+			Failures failures) {
+		this.failures = failures;
 		this.leases = leases;
 		this.decomposition = decomposition;
 		this.holders = holders;
@@ -79,6 +83,14 @@ class LeaseController {
 		this.holders.requireCallerHolds(leaseId);
 		return ResponseEntity.status(HttpStatus.CREATED)
 			.body(this.decomposition.decompose(leaseId, request.epoch(), request.children(), request.reason()));
+	}
+
+	@PostMapping("/fail")
+	LeaseCommands.LeaseAndItem fail(@PathVariable UUID leaseId, @Valid @RequestBody FailRequest request) {
+		this.holders.requireCallerHolds(leaseId);
+		LeaseCommands.LeaseAndItem failed = this.failures.fail(leaseId, request.epoch(), request);
+		this.holders.ended(leaseId);
+		return failed;
 	}
 
 	@PostMapping("/checkpoints")

@@ -53,7 +53,7 @@ public class ItemViews {
 
 	private static final String ATTENTION_REQUESTS_OF = """
 			(select coalesce(json_agg(json_build_object('id', a.id, 'itemId', a.item_id, 'itemTitle', t.title,
-			        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by,
+			        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by, 'kind', a.kind,
 			        'blocking', a.blocking, 'question', a.question, 'context', a.context::text, 'status', a.status,
 			        'openedAt', a.opened_at, 'resolution', a.resolution, 'resolvedBy', a.resolved_by,
 			        'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
@@ -221,7 +221,7 @@ public class ItemViews {
 				row.parentId(), row.result(), row.epoch(), row.status(), row.createdAt(), row.updatedAt(),
 				row.readySince(), row.closedAt(), row.cancelReason(), row.createdBy(), row.cancelledBy(),
 				row.blockers(), parts.dependsOn(), parts.children(), parts.lease(), parts.attentionRequests(),
-				parts.checkpoint());
+				parts.checkpoint(), row.attempts(), row.retry());
 	}
 
 	/**

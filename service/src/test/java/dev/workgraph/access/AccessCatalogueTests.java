@@ -118,6 +118,8 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("POST /leases/{leaseId}/attention-requests", Access.LEASE_WRITE,
 					"/leases/{lease}/attention-requests",
 					"{\"epoch\":{epoch},\"question\":\"an intruder asks\",\"blocking\":true}"),
+			endpoint("POST /leases/{leaseId}/fail", Access.LEASE_WRITE, "/leases/{lease}/fail",
+					"{\"epoch\":{epoch},\"error\":{\"by\":\"intruder\"},\"retryable\":false}"),
 			endpoint("POST /leases/{leaseId}/checkpoints", Access.LEASE_WRITE, "/leases/{lease}/checkpoints",
 					"{\"epoch\":{epoch},\"data\":{\"by\":\"intruder\"},\"renewSeconds\":600}"),
 			// Attention requests
