@@ -6,10 +6,10 @@ import java.util.List;
 import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.model.RetryPolicy;
 import dev.workgraph.item.RetryProperties;
-import dev.workgraph.lease.ExpiredLease;
-import dev.workgraph.lease.ExpiryListener;
+import dev.workgraph.lease.expiry.ExpiredLease;
+import dev.workgraph.lease.expiry.ExpiryListener;
 import dev.workgraph.lease.LeaseProperties;
-import dev.workgraph.support.Uuid7;
+import dev.workgraph.sql.Uuid7;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 

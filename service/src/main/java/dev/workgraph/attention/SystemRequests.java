@@ -3,7 +3,7 @@ package dev.workgraph.attention;
 import java.util.UUID;
 
 import dev.workgraph.lease.SystemHolds;
-import dev.workgraph.support.Uuid7;
+import dev.workgraph.sql.Uuid7;
 
 import org.springframework.stereotype.Component;
 

@@ -4,8 +4,8 @@ import dev.workgraph.model.RetryPolicy;
 import java.util.List;
 import java.util.UUID;
 
-import dev.workgraph.input.CompactJson;
-import dev.workgraph.input.Text;
+import dev.workgraph.validation.CompactJson;
+import dev.workgraph.validation.Text;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;

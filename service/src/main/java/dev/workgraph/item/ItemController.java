@@ -10,15 +10,15 @@ import java.util.UUID;
 
 import dev.workgraph.access.Caller;
 import dev.workgraph.access.Forbidden;
-import dev.workgraph.problem.InvalidRequest;
-import dev.workgraph.input.TextRules;
 import dev.workgraph.model.ItemStatus;
 import dev.workgraph.view.CheckpointView;
 import dev.workgraph.view.CheckpointViews;
+import dev.workgraph.problem.InvalidRequest;
+import dev.workgraph.validation.TextRules;
 import dev.workgraph.view.DependencyView;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
-import dev.workgraph.model.LeaseView;
+import dev.workgraph.view.LeaseView;
 import dev.workgraph.view.LeaseViews;
 import dev.workgraph.view.Page;
 import dev.workgraph.web.RequestBodies;
@@ -101,7 +101,11 @@ class ItemController {
 	@GetMapping
 	ItemPage list(@RequestParam(required = false) List<String> status, @RequestParam(required = false) String queue,
 			@RequestParam(required = false) UUID parentId, @RequestParam(required = false) String q,
-			@RequestParam(required = false) Integer limit, @RequestParam(required = false) String cursor) {
+			@RequestParam(required = false) Integer limit, @RequestParam(required = false) String cursor,
+			@RequestParam(required = false) String order) {
+		if (order != null && !order.equals("oldest") && !order.equals("newest")) {
+			throw new InvalidRequest("order", "must be newest or oldest");
+		}
 		Set<ItemStatus> statusFilter = null;
 		if (status != null) {
 			// Several statuses, comma-separated or repeated: status=ready,blocked.
@@ -123,7 +127,8 @@ class ItemController {
 			throw new InvalidRequest("queue", QueueNames.MESSAGE);
 		}
 		int pageSize = Page.size(limit);
-		Page<ItemView> page = this.views.list(new ItemViews.ItemFilter(statusFilter, queue, parentId, titleSearch(q)),
+		Page<ItemView> page = this.views.list(
+				new ItemViews.ItemFilter(statusFilter, queue, parentId, titleSearch(q), "newest".equals(order)),
 				pageSize, cursor);
 		return new ItemPage(page.entries(), page.nextCursor());
 	}

@@ -42,11 +42,23 @@ public record LeaseProperties(@DefaultValue("300") int defaultSeconds, @DefaultV
 	}
 
 	/**
+	 * The length of a lease asked for ({@code null}: the default). A {@code Long} so that
+	 * any length a client may plausibly send is judged against the configured bounds, not
+	 * refused for not fitting an {@code int}.
+	 */
+	public int leaseSeconds(Long requested) {
+		if (requested == null) {
+			return this.defaultSeconds;
+		}
+		return checkedSeconds(requested, "leaseSeconds");
+	}
+
+	/**
 	 * A lease length a worker asked for in {@code field}, judged against the bounds (a
 	 * {@code long}, so that any number a client may plausibly send is judged, not refused
 	 * for not fitting an {@code int}).
 	 */
-	int checkedSeconds(long requested, String field) {
+	public int checkedSeconds(long requested, String field) {
 		if (requested < 1 || requested > maxSeconds()) {
 			throw new InvalidRequest(field, "must be between 1 and " + maxSeconds());
 		}

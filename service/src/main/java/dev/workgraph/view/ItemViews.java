@@ -14,11 +14,9 @@ import java.util.UUID;
 
 import dev.workgraph.model.ItemRow;
 import dev.workgraph.model.ItemStatus;
-import dev.workgraph.model.LeaseRows;
-import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
-import dev.workgraph.support.GenericPlans;
-import dev.workgraph.support.SqlArrays;
+import dev.workgraph.sql.GenericPlans;
+import dev.workgraph.sql.SqlArrays;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -183,7 +181,9 @@ public class ItemViews {
 		Map<String, Object> params = new HashMap<>(listing.params());
 		List<ItemRow> rows = new ArrayList<>(this.jdbc.sql(listing.sql()).params(params).query(ItemRow::map).list());
 		if (listing.rest() != null && rows.size() <= limit) {
-			params.put("listed", rows.isEmpty() ? ItemListing.FIRST_ID : rows.getLast().id());
+			params.put("listed", rows.isEmpty()
+					? (filter.newestFirst() ? ItemListing.Direction.NEWEST : ItemListing.Direction.OLDEST).start()
+					: rows.getLast().id());
 			Optional<UUID> walkedTo = this.jdbc.sql(listing.walkEnd()).params(params).query(UUID.class).optional();
 			if (walkedTo.isPresent()) {
 				params.put("walkedTo", walkedTo.get());
@@ -228,7 +228,14 @@ public class ItemViews {
 	 * Which items to list; every field is optional. {@code titleContains} matches titles
 	 * that contain it in any letter case.
 	 */
-	public record ItemFilter(Set<ItemStatus> statuses, String queue, UUID parentId, String titleContains) {
+	public record ItemFilter(Set<ItemStatus> statuses, String queue, UUID parentId, String titleContains,
+			boolean newestFirst) {
+
+		/** Oldest first. */
+		public ItemFilter(Set<ItemStatus> statuses, String queue, UUID parentId, String titleContains) {
+			this(statuses, queue, parentId, titleContains, false);
+		}
+
 	}
 
 	/** What an item view shows besides the item's own row. */
