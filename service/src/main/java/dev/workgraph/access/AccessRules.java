@@ -96,7 +96,7 @@ class AccessRules {
 			.hasRole(WORKER)
 			// Reads a worker shares with operators (a worker only its own leases and the
 			// items it holds or held: checked by the features).
-			.requestMatchers(HttpMethod.GET, "/leases/*", "/items/*", "/items/*/leases")
+			.requestMatchers(HttpMethod.GET, "/leases/*", "/items/*", "/items/*/leases", "/items/*/checkpoints")
 			.hasAnyRole(WORKER, OPERATOR)
 			// Operators (and admins): the graph, the attention inbox, queues, actuator.
 			.requestMatchers("/items", "/items/**", "/attention-requests", "/attention-requests/**", "/queues",

@@ -12,9 +12,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  */
 public final class Database {
 
-	private static final List<String> TABLES = List.of("attention_requests", "lease_history", "leases", "ready_items",
-			"dependencies", "idempotency_keys", "work_item_titles", "parked_items", "work_items", "access_tokens",
-			"queue_settings");
+	private static final List<String> TABLES = List.of("attention_requests", "checkpoints", "lease_history", "leases",
+			"ready_items", "dependencies", "idempotency_keys", "work_item_titles", "parked_items", "work_items",
+			"access_tokens", "queue_settings");
 
 	private Database() {
 	}
