@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.workgraph.access.Revocations;
 import dev.workgraph.access.TokenMemory;
+import dev.workgraph.change.ChangeFeed;
 import dev.workgraph.support.ListenerSessions;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
@@ -25,12 +26,13 @@ import org.springframework.util.StringUtils;
 /**
  * Listens for items becoming ready and wakes the {@link ReadyWaiters}; on the same
  * session, hears token revocations for the {@link TokenMemory} (and confirms each once
- * forgotten) and the other instances' confirmations for {@link Revocations}. One
- * dedicated connection per instance, outside the request pool: a session that
- * {@code LISTEN}s must stay the same session, which a pool (or a pooler in transaction
- * mode) cannot promise, and it would hold a pool connection for ever. The trigger of
- * migration V9 sends the queue name on {@value #CHANNEL} once per statement and queue, so
- * a notification from any instance reaches the waiters of every instance.
+ * forgotten) and the other instances' confirmations for {@link Revocations}, and the
+ * sequencer's news of published changes for the {@link ChangeFeed}. One dedicated
+ * connection per instance, outside the request pool: a session that {@code LISTEN}s must
+ * stay the same session, which a pool (or a pooler in transaction mode) cannot promise,
+ * and it would hold a pool connection for ever. The trigger of migration V9 sends the
+ * queue name on {@value #CHANNEL} once per statement and queue, so a notification from
+ * any instance reaches the waiters of every instance.
  *
  * <p>
  * When the connection breaks (PostgreSQL restarted, the session terminated) the listener
@@ -63,6 +65,8 @@ class ReadyNotificationListener implements SmartLifecycle {
 
 	private final Revocations revocations;
 
+	private final ChangeFeed changes;
+
 	private volatile boolean running;
 
 	private volatile boolean listening;
@@ -70,12 +74,13 @@ class ReadyNotificationListener implements SmartLifecycle {
 	private Thread thread;
 
 	ReadyNotificationListener(ReadyWaiters waiters, NotificationProperties properties, JdbcConnectionDetails datasource,
-			TokenMemory tokens, Revocations revocations) {
+			TokenMemory tokens, Revocations revocations, ChangeFeed changes) {
 		this.waiters = waiters;
 		this.properties = properties;
 		this.datasource = datasource;
 		this.tokens = tokens;
 		this.revocations = revocations;
+		this.changes = changes;
 	}
 
 	@Override
@@ -146,6 +151,7 @@ class ReadyNotificationListener implements SmartLifecycle {
 			statement.execute("listen " + CHANNEL);
 			statement.execute("listen " + TokenMemory.REVOKED_CHANNEL);
 			statement.execute("listen " + Revocations.FORGOTTEN_CHANNEL);
+			statement.execute("listen " + ChangeFeed.CHANNEL);
 		}
 		this.tokens.listening();
 		this.listening = true;
@@ -187,6 +193,7 @@ class ReadyNotificationListener implements SmartLifecycle {
 				}
 			}
 			case Revocations.FORGOTTEN_CHANNEL -> this.revocations.forgotten(payload);
+			case ChangeFeed.CHANNEL -> this.changes.sequenced();
 			default -> this.waiters.readyIn(payload);
 		}
 	}
