@@ -64,7 +64,9 @@ class ApiDocumentation {
 			Map.entry("POST /leases/{leaseId}/decompose", Map.of(201, "Decomposed: the ended lease and the children")),
 			Map.entry("POST /leases/{leaseId}/attention-requests", Map.of(201, "Raised")),
 			Map.entry("POST /tokens", Map.of(201, "Issued: the secret is in this answer only")),
-			Map.entry("DELETE /tokens/{id}", Map.of(204, "Revoked")));
+			Map.entry("DELETE /tokens/{id}", Map.of(204, "Revoked")),
+			Map.entry("GET /changes", Map.of(200, "A text/event-stream: one event per change (id: its seq, event: its "
+					+ "type, data: the change as JSON) and a comment every 15 s while idle; see docs/changes.md")));
 
 	static {
 		// JSON trees taken as they come (metadata, context, result, the create body read

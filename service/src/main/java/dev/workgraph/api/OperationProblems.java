@@ -66,6 +66,7 @@ final class OperationProblems {
 		table.put("GET /items/{id}/dependents", List.of());
 		// The console's queue backlogs
 		table.put("GET /queues", List.of());
+		table.put("GET /changes", List.of());
 		// Claims and leases
 		table.put("POST /claims", List.of());
 		table.put("POST /claims/batch", List.of());

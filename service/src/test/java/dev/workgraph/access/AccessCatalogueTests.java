@@ -124,6 +124,8 @@ class AccessCatalogueTests extends HostileTest {
 					"/attention-requests/{attention}/resolve",
 					"{\"resolution\":\"an intruder answers\",\"resolvedBy\":\"intruder\"}"),
 			endpoint("GET /queues", Access.OPERATOR, "/queues", null),
+			// The change stream (follow=false: the sample ends instead of streaming on)
+			endpoint("GET /changes", Access.OPERATOR, "/changes?follow=false", null),
 			// Tokens
 			endpoint("POST /tokens", Access.ADMIN, "/tokens", "{\"name\":\"intruder\",\"role\":\"admin\"}"),
 			endpoint("GET /tokens", Access.ADMIN, "/tokens", null),
