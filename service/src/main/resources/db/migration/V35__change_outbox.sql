@@ -5,18 +5,17 @@
 -- leases (granted), lease_history (ended, and completed), attention_requests (opened, resolved).
 -- Triggers catch every path, present and future, without any code of its own.
 --
--- A transaction's changes go first to change_pending with its transaction id and no sequence number:
--- numbering them at insert would let a reader see seq 11 (committed) before seq 10 (a slower
--- transaction, still open) and skip 10 for ever. One sequencer (ChangeSequencer, one per database at
--- a time through an advisory lock) moves to `changes`, numbered, only the rows of transactions below
--- the snapshot's xmin: every one of those has committed or rolled back, so no row can later appear
--- with a lower number than one already published. Within a batch rows keep their insert order (the
--- identity below), which for two transactions that change the same item is their commit order: the
--- second writes only after the first released the item's row lock, that is after it committed.
+-- A transaction's changes go first to change_pending, unnumbered: numbering them at insert would let a
+-- reader see seq 11 (committed) before seq 10 (a slower transaction, still open) and pass 10 for ever.
+-- One sequencer at a time (ChangeSequencer, an advisory lock) moves the rows its snapshot sees, that
+-- is committed ones, to `changes`, numbered after the counter; a transaction that commits later is
+-- moved by a later pass, with higher numbers, so a reader that continues after the last seq it saw
+-- never misses one. Within a pass rows keep their insert order (the identity below), which for two
+-- transactions that change the same item is their commit order: the second writes only after the
+-- first released the item's row lock, that is after it committed.
 
 create table change_pending (
     id       bigint      generated always as identity,
-    xid      xid8        not null default pg_current_xact_id(),
     type     text        not null,
     item_id  uuid,
     lease_id uuid,

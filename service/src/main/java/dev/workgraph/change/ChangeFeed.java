@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.workgraph.notification.ChannelSubscriber;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,20 +17,20 @@ import org.springframework.stereotype.Component;
 
 /**
  * The instance's one tail of the change log: a thread that reads new changes once, when
- * told that the sequencer published some ({@link #sequenced()}, from the listening
- * session or this instance's sequencer) or at least every second, and keeps the latest
+ * told that the sequencer published some (a notification on the instance's listening
+ * session, or this instance's sequencer) or at least every second, and keeps the latest
  * {@value #KEPT} in memory. Every stream is served from that memory while it keeps up, so
  * a thousand idle subscribers hold no database connection and a published change costs
  * one query however many listen; only a subscriber that resumes from further back reads
  * the database itself, a page at a time, until it has caught up.
  */
 @Component
-public class ChangeFeed implements SmartLifecycle {
+class ChangeFeed implements SmartLifecycle, ChannelSubscriber {
 
 	private static final Logger log = LoggerFactory.getLogger(ChangeFeed.class);
 
 	/** Where the sequencer announces published changes (payload: the last seq). */
-	public static final String CHANNEL = "work_graph_changes";
+	static final String CHANNEL = "work_graph_changes";
 
 	/** Changes kept in memory for subscribers that are a little behind. */
 	static final int KEPT = 10_000;
@@ -63,8 +64,24 @@ public class ChangeFeed implements SmartLifecycle {
 		this.log_ = changeLog;
 	}
 
+	@Override
+	public List<String> channels() {
+		return List.of(CHANNEL);
+	}
+
+	@Override
+	public void notified(String channel, String payload, Session session) {
+		sequenced();
+	}
+
+	/** Listening (again): what was published while nobody listened is read now. */
+	@Override
+	public void listening() {
+		sequenced();
+	}
+
 	/** New changes were published: the tail reads them now. */
-	public void sequenced() {
+	void sequenced() {
 		this.lock.lock();
 		try {
 			this.signal = true;

@@ -7,9 +7,10 @@ import org.springframework.stereotype.Repository;
 
 /**
  * The sequencer's and the trimmer's statements (migration V35). The sequencer moves the
- * pending changes of every transaction below the snapshot's xmin (all committed or rolled
- * back: none can still add a row) into {@code changes}, numbered after the counter in
- * insert order, and tells every instance's listening session at commit.
+ * pending changes its snapshot sees (committed ones) into {@code changes}, numbered after
+ * the counter in insert order, and tells every instance's listening session at commit.
+ * Numbers are handed out only here, one pass after the other, so a change that commits
+ * late is numbered late: no reader that continues after its last seq can miss it.
  */
 @Repository
 class ChangeOutbox {
@@ -20,15 +21,14 @@ class ChangeOutbox {
 	static final String TRY_LOCK = "select pg_try_advisory_xact_lock(:key)";
 
 	/**
-	 * One statement, one snapshot: the horizon, the rows it releases, their numbers and
-	 * the counter all come from the same view of the database.
+	 * One statement, one snapshot: the committed rows it moves, their numbers and the
+	 * counter all come from the same view of the database. Rows of transactions that
+	 * commit after it began stay for the next pass, which numbers them higher.
 	 */
 	static final String SEQUENCE_COMMITTED = """
-			with horizon as materialized (
-			    select pg_snapshot_xmin(pg_current_snapshot()) as xmin
-			), moved as (
-			    delete from change_pending p using horizon h where p.xid < h.xmin
-			    returning p.id, p.type, p.item_id, p.lease_id, p.epoch, p.queue, p.at, p.data
+			with moved as (
+			    delete from change_pending
+			    returning id, type, item_id, lease_id, epoch, queue, at, data
 			), numbered as (
 			    select m.*, (select coalesce(max(last_seq), 0) from change_counter)
 			               + row_number() over (order by m.id) as seq

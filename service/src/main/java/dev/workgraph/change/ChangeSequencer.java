@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
-import dev.workgraph.support.Transactions;
+import dev.workgraph.sql.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
