@@ -80,6 +80,9 @@ class AccessRules {
 			.permitAll()
 			.requestMatchers(HttpMethod.GET, "/console", "/console/**")
 			.permitAll()
+			// Any token: who am I (the console shows it).
+			.requestMatchers(HttpMethod.GET, "/tokens/current")
+			.authenticated()
 			// Admin: token management.
 			.requestMatchers("/tokens", "/tokens/**")
 			.hasRole(ADMIN)
