@@ -39,8 +39,8 @@ create table changes (
     data     jsonb       not null
 );
 
--- GET /changes?itemId= reads one item's changes in order.
-create index changes_item_idx on changes (item_id, seq) where item_id is not null;
+-- No index but the seq: streams read in seq order and filter as they go, and every index here would
+-- be one more write per change.
 
 -- The last seq handed out: one row, changed only by the sequencer. Kept apart from `changes` so
 -- that trimming old changes never moves it back.

@@ -21,11 +21,6 @@ class ChangeLog {
 			from changes where seq > :after order by seq limit :limit
 			""";
 
-	static final String ITEM_AFTER = """
-			select seq, type, item_id, lease_id, epoch, queue, at, data::text as data
-			from changes where item_id = :itemId and seq > :after order by seq limit :limit
-			""";
-
 	private final JdbcClient jdbc;
 
 	ChangeLog(JdbcClient jdbc) {
@@ -39,15 +34,6 @@ class ChangeLog {
 
 	List<Change> after(long seq, int limit) {
 		return this.jdbc.sql(AFTER).param("after", seq).param("limit", limit).query(ChangeLog::change).list();
-	}
-
-	List<Change> afterForItem(UUID itemId, long seq, int limit) {
-		return this.jdbc.sql(ITEM_AFTER)
-			.param("itemId", itemId)
-			.param("after", seq)
-			.param("limit", limit)
-			.query(ChangeLog::change)
-			.list();
 	}
 
 	private static Change change(ResultSet row, int number) throws SQLException {
