@@ -78,15 +78,15 @@ class ClaimAssignmentTests {
 	void aCappedQueueHandsOutNoMoreThanItsRoomAndTheNextQueueServesTheRest() {
 		List<Candidate> candidates = List.of(inQueue(A, 9, "capped"), inQueue(B, 9, "capped"), inQueue(C, 9, "capped"),
 				candidate(D, 1));
-		assertThat(itemIds(Claims.assign(candidates, asks("w1", "w2", "w3"), Map.of("capped", 2)))).containsExactly(A,
-				B, D);
+		assertThat(itemIds(ClaimAssignment.assign(candidates, asks("w1", "w2", "w3"), Map.of("capped", 2))))
+			.containsExactly(A, B, D);
 	}
 
 	@Test
 	void aCappedQueueWithoutRoomHandsOutNothing() {
 		List<Candidate> candidates = List.of(inQueue(A, 9, "capped"), inQueue(B, 9, "capped"));
-		assertThat(itemIds(Claims.assign(candidates, asks("w1", "w2"), Map.of("capped", 0)))).containsExactly(null,
-				null);
+		assertThat(itemIds(ClaimAssignment.assign(candidates, asks("w1", "w2"), Map.of("capped", 0))))
+			.containsExactly(null, null);
 	}
 
 	private static Candidate inQueue(UUID item, int priority, String queue) {
