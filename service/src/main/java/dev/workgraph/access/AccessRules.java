@@ -100,7 +100,7 @@ class AccessRules {
 			.hasAnyRole(WORKER, OPERATOR)
 			// Operators (and admins): the graph, the attention inbox, queues, actuator.
 			.requestMatchers("/items", "/items/**", "/attention-requests", "/attention-requests/**", "/queues",
-					"/queues/**", "/actuator", "/actuator/**")
+					"/queues/**", "/changes", "/actuator", "/actuator/**")
 			.hasRole(OPERATOR)
 			.anyRequest()
 			.authenticated());

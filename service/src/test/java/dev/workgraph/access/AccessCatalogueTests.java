@@ -132,6 +132,8 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("GET /queues", Access.OPERATOR, "/queues", null),
 			endpoint("GET /queues/{name}", Access.OPERATOR, "/queues/default", null),
 			endpoint("PATCH /queues/{name}", Access.OPERATOR, "/queues/default", "{\"paused\":true}"),
+			// The change stream (follow=false: the sample ends instead of streaming on)
+			endpoint("GET /changes", Access.OPERATOR, "/changes?follow=false", null),
 			// Tokens
 			endpoint("POST /tokens", Access.ADMIN, "/tokens", "{\"name\":\"intruder\",\"role\":\"admin\"}"),
 			endpoint("GET /tokens", Access.ADMIN, "/tokens", null),
