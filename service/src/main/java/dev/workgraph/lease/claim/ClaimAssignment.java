@@ -1,7 +1,9 @@
 package dev.workgraph.lease.claim;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
@@ -18,13 +20,15 @@ final class ClaimAssignment {
 	 * Hands out candidates (in claim order) to asks (in arrival order) as if each ask ran
 	 * {@link Claims#CLAIM_NEXT_READY} in turn: an ask takes the first remaining
 	 * candidate, unless a remaining candidate preferred for its worker (preference still
-	 * open) has the same priority, then the first of those. Answers the candidate per
-	 * ask, null for none.
+	 * open) has the same priority, then the first of those. A queue in {@code headroom}
+	 * hands out no more than its room. Answers the candidate per ask, null for none.
 	 */
-	static List<Candidate> assign(List<Candidate> candidates, List<Claims.Ask> asks) {
+	static List<Candidate> assign(List<Candidate> candidates, List<Claims.Ask> asks, Map<String, Integer> headroom) {
 		List<Candidate> remaining = new ArrayList<>(candidates);
 		List<Candidate> assigned = new ArrayList<>(asks.size());
+		Map<String, Integer> room = new HashMap<>(headroom);
 		for (Claims.Ask ask : asks) {
+			remaining.removeIf((candidate) -> room.getOrDefault(candidate.queue(), 1) <= 0);
 			if (remaining.isEmpty()) {
 				assigned.add(null);
 				continue;
@@ -40,6 +44,7 @@ final class ClaimAssignment {
 				}
 			}
 			remaining.remove(pick);
+			room.computeIfPresent(pick.queue(), (queue, left) -> left - 1);
 			assigned.add(pick);
 		}
 		return assigned;
@@ -50,7 +55,8 @@ final class ClaimAssignment {
 	 * the transaction that locked it lasts; {@code preferenceOpen}: preferred for
 	 * {@code preferredWorkerId} and still within the continuity window.
 	 */
-	record Candidate(UUID itemId, String readyRow, int priority, String preferredWorkerId, boolean preferenceOpen) {
+	record Candidate(UUID itemId, String readyRow, int priority, String preferredWorkerId, boolean preferenceOpen,
+			String queue, boolean capped) {
 	}
 
 }
