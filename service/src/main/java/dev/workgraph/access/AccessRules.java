@@ -80,6 +80,9 @@ class AccessRules {
 			.permitAll()
 			.requestMatchers(HttpMethod.GET, "/console", "/console/**")
 			.permitAll()
+			// The fence tokens' public keys, for systems that hold no token of ours.
+			.requestMatchers(HttpMethod.GET, "/.well-known/jwks.json")
+			.permitAll()
 			// Admin: token management.
 			.requestMatchers("/tokens", "/tokens/**")
 			.hasRole(ADMIN)
@@ -89,7 +92,7 @@ class AccessRules {
 			.hasRole(WORKER)
 			// Reads a worker shares with operators (a worker only its own leases and the
 			// items it holds or held: checked by the features).
-			.requestMatchers(HttpMethod.GET, "/leases/*", "/items/*", "/items/*/leases")
+			.requestMatchers(HttpMethod.GET, "/leases/*", "/leases/*/fence", "/items/*", "/items/*/leases")
 			.hasAnyRole(WORKER, OPERATOR)
 			// Operators (and admins): the graph, the attention inbox, queues, actuator.
 			.requestMatchers("/items", "/items/**", "/attention-requests", "/attention-requests/**", "/queues",

@@ -46,6 +46,9 @@ class ApiDocumentation {
 
 	static final String PROBLEM_JSON = "application/problem+json";
 
+	/** Operations anyone may call, without a token. */
+	private static final java.util.Set<String> OPEN = java.util.Set.of("GET /.well-known/jwks.json");
+
 	/**
 	 * Success statuses other than a lone 200 (springdoc documents 200 for a
 	 * {@code ResponseEntity}): the body's schema is documented under each but 204.
@@ -63,6 +66,8 @@ class ApiDocumentation {
 							"Nothing is ready (in the queues asked for)")),
 			Map.entry("POST /leases/{leaseId}/decompose", Map.of(201, "Decomposed: the ended lease and the children")),
 			Map.entry("POST /leases/{leaseId}/attention-requests", Map.of(201, "Raised")),
+			Map.entry("POST /leases/{leaseId}/handoff",
+					Map.of(201, "Handed off: the ended lease, the successor's lease and the item")),
 			Map.entry("POST /tokens", Map.of(201, "Issued: the secret is in this answer only")),
 			Map.entry("DELETE /tokens/{id}", Map.of(204, "Revoked")));
 
@@ -98,10 +103,14 @@ class ApiDocumentation {
 	OpenApiCustomizer workGraphProblems() {
 		return (openApi) -> {
 			openApi.getComponents().addSchemas(PROBLEM, Schemas.problem());
+			Schemas.addFenceToken(openApi.getComponents().getSchemas());
 			Schemas.completeRawJson(openApi.getComponents().getSchemas());
 			openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
 				String key = method.name() + " " + path;
 				RequestExamples.add(key, operation);
+				if (OPEN.contains(key)) {
+					operation.setSecurity(List.of());
+				}
 				successes(key, operation);
 				document(key, path, operation);
 			}));

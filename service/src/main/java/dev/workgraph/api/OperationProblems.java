@@ -73,12 +73,16 @@ final class OperationProblems {
 		// a whole.
 		table.put("POST /completions", List.of());
 		table.put("GET /leases/{leaseId}", List.of());
+		table.put("GET /leases/{leaseId}/fence", List.of());
+		// Fence tokens' public keys (open)
+		table.put("GET /.well-known/jwks.json", List.of());
 		table.put("POST /leases/{leaseId}/renew", FENCED);
 		table.put("POST /leases/{leaseId}/complete", with(FENCED, OPEN_CHILDREN, UNMET_DEPENDENCIES));
 		table.put("POST /leases/{leaseId}/release", FENCED);
 		table.put("POST /leases/{leaseId}/cancel", FENCED);
 		table.put("POST /leases/{leaseId}/decompose", with(FENCED, DEPENDENCY_CYCLE));
 		table.put("POST /leases/{leaseId}/attention-requests", FENCED);
+		table.put("POST /leases/{leaseId}/handoff", FENCED);
 		// Attention requests
 		table.put("GET /attention-requests", List.of());
 		table.put("GET /attention-requests/{id}", List.of());

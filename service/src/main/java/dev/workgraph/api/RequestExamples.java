@@ -28,7 +28,11 @@ final class RequestExamples {
 					  {"key": "b", "title": "Review", "dependsOn": ["a"]}]}"""),
 			Map.entry("POST /leases/{leaseId}/attention-requests", """
 					{"epoch": 1, "question": "May I delete the old bucket?", "blocking": true,
-					 "context": {"bucket": "logs-2023"}}"""), Map.entry("POST /attention-requests/{id}/resolve", """
+					 "context": {"bucket": "logs-2023"}}"""),
+			Map.entry("POST /leases/{leaseId}/handoff",
+					"""
+							{"epoch": 1, "toWorkerId": "reviewer-7", "reason": "needs a security review", "leaseSeconds": 900}"""),
+			Map.entry("POST /attention-requests/{id}/resolve", """
 					{"resolution": "Yes, it holds nothing we need.", "resolvedBy": "alice"}"""));
 
 	private RequestExamples() {

@@ -471,7 +471,7 @@ class LeaseCommands {
 	 * A {@code Long} so that any length a client may plausibly send is judged against the
 	 * configured bounds, not refused for not fitting an {@code int}.
 	 */
-	private int leaseSeconds(Long requested) {
+	int leaseSeconds(Long requested) {
 		if (requested == null) {
 			return this.properties.defaultSeconds();
 		}

@@ -25,10 +25,13 @@ class LeaseController {
 
 	private final LeaseHolders holders;
 
-	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders) {
+	private final Handoffs handoffs;
+
+	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders, Handoffs handoffs) {
 		this.leases = leases;
 		this.decomposition = decomposition;
 		this.holders = holders;
+		this.handoffs = handoffs;
 	}
 
 	@GetMapping
@@ -76,6 +79,18 @@ class LeaseController {
 		this.holders.requireCallerHolds(leaseId);
 		return ResponseEntity.status(HttpStatus.CREATED)
 			.body(this.decomposition.decompose(leaseId, request.epoch(), request.children(), request.reason()));
+	}
+
+	/**
+	 * 201: the lease ended {@code handed_off} and the item leased to {@code toWorkerId}
+	 * with the next epoch, in one transaction.
+	 */
+	@PostMapping("/handoff")
+	ResponseEntity<Handoffs.HandedOff> handoff(@PathVariable UUID leaseId, @Valid @RequestBody HandoffRequest request) {
+		this.holders.requireCallerHolds(leaseId);
+		return ResponseEntity.status(HttpStatus.CREATED)
+			.body(this.handoffs.handOff(leaseId, request.epoch(), request.toWorkerId(), request.reason(),
+					request.leaseSeconds()));
 	}
 
 }

@@ -16,7 +16,12 @@ public enum LeaseOutcome {
 	/** The holder asked a blocking question; the item waits for the answer. */
 	ATTENTION_REQUESTED,
 	/** Nobody renewed the lease before its expiresAt. */
-	EXPIRED;
+	EXPIRED,
+	/**
+	 * The holder handed the item to a named successor, whose lease (epoch + 1) began in
+	 * the same transaction.
+	 */
+	HANDED_OFF;
 
 	@JsonValue
 	public String wire() {

@@ -104,6 +104,7 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("POST /completions", Access.BATCH_COMPLETION, "/completions",
 					"{\"completions\":[{\"leaseId\":\"{lease}\",\"epoch\":{epoch},\"result\":{\"by\":\"intruder\"}}]}"),
 			endpoint("GET /leases/{leaseId}", Access.LEASE_READ, "/leases/{lease}", null),
+			endpoint("GET /leases/{leaseId}/fence", Access.LEASE_READ, "/leases/{lease}/fence", null),
 			endpoint("POST /leases/{leaseId}/renew", Access.LEASE_WRITE, "/leases/{lease}/renew",
 					"{\"epoch\":{epoch},\"leaseSeconds\":600}"),
 			endpoint("POST /leases/{leaseId}/complete", Access.LEASE_WRITE, "/leases/{lease}/complete",
@@ -117,6 +118,8 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("POST /leases/{leaseId}/attention-requests", Access.LEASE_WRITE,
 					"/leases/{lease}/attention-requests",
 					"{\"epoch\":{epoch},\"question\":\"an intruder asks\",\"blocking\":true}"),
+			endpoint("POST /leases/{leaseId}/handoff", Access.LEASE_WRITE, "/leases/{lease}/handoff",
+					"{\"epoch\":{epoch},\"toWorkerId\":\"intruder\"}"),
 			// Attention requests
 			endpoint("GET /attention-requests", Access.OPERATOR, "/attention-requests?status=open", null),
 			endpoint("GET /attention-requests/{id}", Access.OPERATOR, "/attention-requests/{attention}", null),
@@ -136,6 +139,7 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("GET /actuator/consistency", Access.OPERATOR, "/actuator/consistency", null),
 			endpoint("GET /actuator/prometheus", Access.OPERATOR, "/actuator/prometheus", null),
 			// Documentation and the console
+			endpoint("GET /.well-known/jwks.json", Access.OPEN, "/.well-known/jwks.json", null),
 			endpoint("GET /v3/api-docs", Access.OPEN, "/v3/api-docs", null),
 			endpoint("GET /v3/api-docs/swagger-config", Access.OPEN, "/v3/api-docs/swagger-config", null),
 			endpoint("GET /v3/api-docs.yaml", Access.AUTHENTICATED, "/v3/api-docs.yaml", null),

@@ -39,7 +39,8 @@ public abstract class LeaseTestSupport extends ServiceTest {
 	public enum Mutation {
 
 		RENEW("renew"), COMPLETE("complete"), RELEASE("release"), CANCEL("cancel"), DECOMPOSE("decompose"),
-		BLOCKING_ATTENTION_REQUEST("attention-requests"), NON_BLOCKING_ATTENTION_REQUEST("attention-requests");
+		BLOCKING_ATTENTION_REQUEST("attention-requests"), NON_BLOCKING_ATTENTION_REQUEST("attention-requests"),
+		HANDOFF("handoff");
 
 		private final String path;
 
@@ -59,6 +60,7 @@ public abstract class LeaseTestSupport extends ServiceTest {
 					Map.of("epoch", epoch, "question", "May I?", "blocking", true, "context", Map.of("k", 1));
 				case NON_BLOCKING_ATTENTION_REQUEST ->
 					Map.of("epoch", epoch, "question", "FYI", "blocking", false, "context", Map.of());
+				case HANDOFF -> Map.of("epoch", epoch, "toWorkerId", "successor", "reason", "stale worker says so");
 			};
 		}
 
@@ -75,6 +77,12 @@ public abstract class LeaseTestSupport extends ServiceTest {
 
 	protected Api.Response mutate(Mutation mutation, UUID leaseId, long epoch) {
 		return this.api.post(mutation.path(leaseId), mutation.body(epoch));
+	}
+
+	/** {@code POST /leases/{id}/handoff} to {@code toWorkerId}. */
+	protected Api.Response handOff(JsonNode claim, String toWorkerId) {
+		return this.api.post("/leases/" + leaseId(claim) + "/handoff",
+				Map.of("epoch", epoch(claim), "toWorkerId", toWorkerId));
 	}
 
 	protected Api.Response renew(JsonNode claim, Integer leaseSeconds) {
