@@ -90,6 +90,10 @@ class AccessRules {
 			// checked by the lease feature).
 			.requestMatchers(HttpMethod.POST, "/claims", "/claims/batch", "/completions", "/leases/**")
 			.hasRole(WORKER)
+			// Workers: the MCP server (docs/mcp.md), whose sessions work as the token's
+			// worker through the calls above.
+			.requestMatchers("/mcp")
+			.hasRole(WORKER)
 			// Reads a worker shares with operators (a worker only its own leases and the
 			// items it holds or held: checked by the features).
 			.requestMatchers(HttpMethod.GET, "/leases/*", "/leases/*/fence", "/items/*", "/items/*/leases")

@@ -8,8 +8,8 @@ import java.util.Set;
 import java.util.UUID;
 
 import dev.workgraph.model.Rows;
-import dev.workgraph.support.ListenerSessions;
-import dev.workgraph.support.SqlArrays;
+import dev.workgraph.notification.NotificationListener;
+import dev.workgraph.sql.SqlArrays;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -95,7 +95,7 @@ class Tokens {
 
 	TokenRow insert(String name, Role role, String workerId, byte[] secretHash) {
 		return this.jdbc.sql(INSERT)
-			.param("id", dev.workgraph.support.Uuid7.next())
+			.param("id", dev.workgraph.sql.Uuid7.next())
 			.param("name", name)
 			.param("role", role.wire())
 			.param("workerId", workerId)
@@ -137,7 +137,7 @@ class Tokens {
 	 */
 	Set<Integer> announceRevocation(UUID tokenId) {
 		Set<Integer> listeners = new HashSet<>(this.jdbc.sql(LISTENER_SESSIONS)
-			.param("applicationName", ListenerSessions.APPLICATION_NAME)
+			.param("applicationName", NotificationListener.APPLICATION_NAME)
 			.query(Integer.class)
 			.list());
 		this.jdbc.sql(ANNOUNCE_REVOCATION)
@@ -151,7 +151,7 @@ class Tokens {
 	Set<Integer> listenersGone(Set<Integer> pids) {
 		return new HashSet<>(this.jdbc.sql(LISTENERS_GONE)
 			.param("pids", pidArray(pids))
-			.param("applicationName", ListenerSessions.APPLICATION_NAME)
+			.param("applicationName", NotificationListener.APPLICATION_NAME)
 			.query(Integer.class)
 			.list());
 	}
@@ -159,7 +159,7 @@ class Tokens {
 	void terminateListeners(Set<Integer> pids) {
 		this.jdbc.sql(TERMINATE_LISTENERS)
 			.param("pids", pidArray(pids))
-			.param("applicationName", ListenerSessions.APPLICATION_NAME)
+			.param("applicationName", NotificationListener.APPLICATION_NAME)
 			.query((rs, n) -> 1)
 			.list();
 	}

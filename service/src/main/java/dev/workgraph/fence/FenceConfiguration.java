@@ -1,6 +1,6 @@
 package dev.workgraph.fence;
 
-import dev.workgraph.model.LeaseSigner;
+import dev.workgraph.view.LeaseSigner;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
@@ -9,7 +9,7 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Hands the signer to the JSON mapper, so that every lease view written carries its token
- * (see {@link dev.workgraph.model.FenceTokenProperty}).
+ * (see {@link dev.workgraph.view.FenceTokenProperty}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(FenceProperties.class)

@@ -11,8 +11,8 @@ import com.nimbusds.jose.crypto.Ed25519Signer;
 import com.nimbusds.jose.jwk.OctetKeyPair;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
-import dev.workgraph.model.LeaseSigner;
-import dev.workgraph.model.LeaseView;
+import dev.workgraph.view.LeaseSigner;
+import dev.workgraph.view.LeaseView;
 
 import org.springframework.stereotype.Component;
 

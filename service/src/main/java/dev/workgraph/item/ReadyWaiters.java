@@ -10,13 +10,17 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
+import dev.workgraph.notification.ChannelSubscriber;
+import dev.workgraph.notification.NotificationListener;
+import dev.workgraph.notification.NotificationProperties;
+
 import org.springframework.stereotype.Component;
 
 /**
  * Requests that wait for an item to become ready (long-poll claims, docs/adr/0008). A
  * waiter holds no database connection while it waits, only its (virtual) request thread;
- * it is woken when {@link ReadyNotificationListener} hears that items became ready in one
- * of its queues.
+ * it is woken when {@link NotificationListener} hears that items became ready in one of
+ * its queues.
  *
  * <p>
  * Waiters with the same queues filter form a group in arrival order, and only the group's
@@ -29,7 +33,7 @@ import org.springframework.stereotype.Component;
  * every {@code workgraph.notifications.recheck-interval} anyway.
  */
 @Component
-public class ReadyWaiters {
+public class ReadyWaiters implements ChannelSubscriber {
 
 	/** Guards the groups and every waiter's state; held only to change them. */
 	private final ReentrantLock lock = new ReentrantLock();
@@ -268,6 +272,39 @@ public class ReadyWaiters {
 			return this.queues == null || this.queues.contains(queue);
 		}
 
+	}
+
+	/**
+	 * The channel on which the trigger of migration V9 sends the queue name once per
+	 * statement and queue.
+	 */
+	static final String READY_CHANNEL = "work_graph_ready";
+
+	@Override
+	public List<String> channels() {
+		return List.of(READY_CHANNEL);
+	}
+
+	@Override
+	public void notified(String channel, String payload, Session session) {
+		readyIn(payload);
+	}
+
+	/** What became ready while nobody listened is found by a re-check. */
+	@Override
+	public void listening() {
+		recheckAll();
+	}
+
+	@Override
+	public void starting() {
+		resumeWaiting();
+	}
+
+	/** Waiting claims answer 204 now instead of holding up the graceful shutdown. */
+	@Override
+	public void stopping() {
+		stopWaiting();
 	}
 
 }

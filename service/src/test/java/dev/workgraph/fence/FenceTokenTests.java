@@ -12,7 +12,7 @@ import com.nimbusds.jose.crypto.Ed25519Verifier;
 import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.OctetKeyPair;
 import com.nimbusds.jwt.SignedJWT;
-import dev.workgraph.model.LeaseView;
+import dev.workgraph.view.LeaseView;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Concurrently;
 import dev.workgraph.testing.LeaseTestSupport;
