@@ -83,6 +83,9 @@ class AccessRules {
 			// The fence tokens' public keys, for systems that hold no token of ours.
 			.requestMatchers(HttpMethod.GET, "/.well-known/jwks.json")
 			.permitAll()
+			// Any token: who am I (the console shows it).
+			.requestMatchers(HttpMethod.GET, "/tokens/current")
+			.authenticated()
 			// Admin: token management.
 			.requestMatchers("/tokens", "/tokens/**")
 			.hasRole(ADMIN)

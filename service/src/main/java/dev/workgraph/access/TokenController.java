@@ -20,8 +20,9 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Token management (admins, see {@link AccessRules}). The secret is in the answer to
- * {@code POST /tokens} and nowhere else: not in the database, the listing or the log.
+ * Token management (admins, see {@link AccessRules}), and who the caller is (any token).
+ * The secret is in the answer to {@code POST /tokens} and nowhere else: not in the
+ * database, the listing or the log.
  */
 @RestController
 @RequestMapping("/tokens")
@@ -66,6 +67,17 @@ class TokenController {
 		return new TokenList(this.tokens.list());
 	}
 
+	/**
+	 * Who the caller is, for any token: the console says as whom one is signed in, and a
+	 * script can check which token it holds. Never the secret.
+	 */
+	@GetMapping("/current")
+	CurrentToken current() {
+		return Caller.current()
+			.map((caller) -> new CurrentToken(caller.tokenId(), caller.name(), caller.role(), caller.workerId()))
+			.orElseGet(() -> new CurrentToken(null, null, null, null));
+	}
+
 	@DeleteMapping("/{id}")
 	ResponseEntity<Void> revoke(@PathVariable UUID id) {
 		if (!this.tokens.revoke(id)) {
@@ -82,6 +94,13 @@ class TokenController {
 	}
 
 	record TokenList(List<Tokens.TokenRow> tokens) {
+	}
+
+	/**
+	 * The answer to {@code GET /tokens/current}: every member null with access control
+	 * off, {@code id} null for the configured bootstrap token (it is no stored token).
+	 */
+	record CurrentToken(UUID id, String name, Role role, String workerId) {
 	}
 
 }

@@ -131,6 +131,7 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("POST /tokens", Access.ADMIN, "/tokens", "{\"name\":\"intruder\",\"role\":\"admin\"}"),
 			endpoint("GET /tokens", Access.ADMIN, "/tokens", null),
 			endpoint("DELETE /tokens/{id}", Access.ADMIN, "/tokens/{operatorTokenId}", null),
+			endpoint("GET /tokens/current", Access.AUTHENTICATED, "/tokens/current", null),
 			// Operations
 			endpoint("GET /actuator", Access.OPERATOR, "/actuator", null),
 			endpoint("GET /actuator/health", Access.OPEN, "/actuator/health", null),

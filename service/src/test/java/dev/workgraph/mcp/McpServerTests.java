@@ -1,5 +1,6 @@
 package dev.workgraph.mcp;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -7,10 +8,9 @@ import java.util.UUID;
 
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Eventually;
-import dev.workgraph.testing.ServiceTest;
 import io.modelcontextprotocol.spec.McpSchema;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.test.annotation.DirtiesContext;
@@ -29,15 +29,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 		"workgraph.security.bootstrap-admin-token=" + McpServerTests.ADMIN_TOKEN, "workgraph.lease.reaper-enabled=true",
 		"workgraph.lease.reaper-interval=200ms", "workgraph.mcp.lease-seconds=300" })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
-class McpServerTests extends ServiceTest {
+class McpServerTests extends McpTest {
 
 	static final String ADMIN_TOKEN = "mcp-tests-bootstrap-admin-token";
 
-	private Api operator;
-
-	@BeforeEach
-	void signIn() {
-		this.operator = this.api.as(ADMIN_TOKEN);
+	@Override
+	String adminToken() {
+		return ADMIN_TOKEN;
 	}
 
 	@Test
@@ -50,6 +48,17 @@ class McpServerTests extends ServiceTest {
 			assertThat(tools).allSatisfy((tool) -> assertThat(tool.description()).hasSizeGreaterThan(100));
 			assertThat(model.client().getServerInstructions()).contains("claim_work");
 		}
+	}
+
+	@Test
+	void theMcpInspectorListsTheTools(@TempDir Path directory) throws Exception {
+		InspectorCli inspector = InspectorCli.installed();
+		String output = inspector.call("http://127.0.0.1:" + this.port + "/mcp", workerToken("inspector"), "tools/list",
+				directory);
+		assertThat(output).as(output)
+			.startsWith("exit code 0")
+			.contains("\"claim_work\"", "\"get_item\"", "\"complete_work\"", "\"release_work\"", "\"ask_human\"",
+					"\"decompose\"");
 	}
 
 	@Test
@@ -70,7 +79,7 @@ class McpServerTests extends ServiceTest {
 			JsonNode open = model.ok("get_item", Map.of());
 			assertThat(open.path("item").path("attentionRequests").get(0).path("status").asString()).isEqualTo("open");
 			String requestId = open.path("item").path("attentionRequests").get(0).path("id").asString();
-			Api.Response resolved = this.operator.post("/attention-requests/" + requestId + "/resolve",
+			Api.Response resolved = operator().post("/attention-requests/" + requestId + "/resolve",
 					Map.of("resolution", "Staging only this week."));
 			assertThat(resolved.status()).as(resolved.toString()).isEqualTo(200);
 
@@ -145,7 +154,7 @@ class McpServerTests extends ServiceTest {
 				"capabilities":{},"clientInfo":{"name":"test","version":"1"}}}""";
 		byte[] body = initialize.getBytes(java.nio.charset.StandardCharsets.UTF_8);
 		assertThat(this.api.raw("POST", "/mcp", body, headers).status()).isEqualTo(401);
-		assertThat(this.operator.raw("POST", "/mcp", body, headers).code()).isEqualTo("forbidden");
+		assertThat(operator().raw("POST", "/mcp", body, headers).code()).isEqualTo("forbidden");
 
 		Api.Response opened = this.api.as(workerToken("owner")).raw("POST", "/mcp", body, headers);
 		assertThat(opened.status()).as(opened.toString()).isEqualTo(200);
@@ -160,12 +169,6 @@ class McpServerTests extends ServiceTest {
 			.isEqualTo(404);
 	}
 
-	private UUID itemIn(String title, String queue) {
-		Api.Response created = this.operator.post("/items", Map.of("title", title, "queue", queue));
-		assertThat(created.status()).as(created.toString()).isEqualTo(201);
-		return created.id();
-	}
-
 	/** Everything the database holds about the item, its leases and its questions. */
 	private String fingerprint(UUID itemId) {
 		return this.jdbc.sql("""
@@ -178,15 +181,8 @@ class McpServerTests extends ServiceTest {
 			.single();
 	}
 
-	private String workerToken(String workerId) {
-		Api.Response created = this.operator.post("/tokens",
-				Map.of("name", "agent " + workerId, "role", "worker", "workerId", workerId));
-		assertThat(created.status()).as(created.toString()).isEqualTo(201);
-		return created.body().path("token").asString();
-	}
-
 	private JsonNode read(UUID itemId) {
-		Api.Response item = this.operator.get("/items/" + itemId);
+		Api.Response item = operator().get("/items/" + itemId);
 		assertThat(item.status()).as(item.toString()).isEqualTo(200);
 		return item.body();
 	}
