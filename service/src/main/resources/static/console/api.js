@@ -94,6 +94,7 @@ export const api = {
 	/** Who the session's token is: {id, name, role, workerId}. */
 	currentToken: () => call('GET', '/tokens/current'),
 	queues: () => call('GET', '/queues'),
+	changeQueue: (name, change) => call('PATCH', '/queues/' + id(name), change),
 	items: (filter) => call('GET', '/items' + query(filter)),
 	item: (itemId) => call('GET', '/items/' + id(itemId)),
 	dependents: (itemId, cursor) => call('GET', '/items/' + id(itemId) + '/dependents' + query({ limit: 100, cursor })),

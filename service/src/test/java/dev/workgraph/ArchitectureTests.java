@@ -87,6 +87,22 @@ class ArchitectureTests {
 			.check(SERVICE);
 	}
 
+	/**
+	 * The MCP server reaches the features only through the HTTP API (docs/adr/0020), so
+	 * that a tool call is validated and fenced by the code that answers the same call
+	 * over HTTP.
+	 */
+	@Test
+	void theMcpServerUsesNoFeatureButAccess() {
+		noClasses().that()
+			.resideInAPackage("dev.workgraph.mcp..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.workgraph.item..", "dev.workgraph.lease..", "dev.workgraph.attention..",
+					"dev.workgraph.audit..", "dev.workgraph.view..", "dev.workgraph.web..")
+			.check(SERVICE);
+	}
+
 	/** Access depends on no feature: every feature may ask it who is calling. */
 	@Test
 	void accessDependsOnNoFeature() {

@@ -54,12 +54,18 @@ class TokenController {
 		if (role != Role.WORKER && request.workerId() != null) {
 			throw new InvalidRequest("workerId", "is only for worker tokens");
 		}
+		if (role != Role.WORKER && request.queues() != null) {
+			throw new InvalidRequest("queues", "is only for worker tokens");
+		}
+		List<String> queues = (request.queues() != null) ? request.queues().stream().distinct().toList() : null;
 		String secret = TokenSecrets.newSecret();
-		Tokens.TokenRow row = this.tokens.insert(request.name(), role, request.workerId(), TokenSecrets.hash(secret));
+		Tokens.TokenRow row = this.tokens.insert(request.name(), role, request.workerId(), queues,
+				TokenSecrets.hash(secret));
 		log.info("Token {} created for {} (role {}{}) by {}", row.id(), row.name(), role.wire(),
 				(row.workerId() != null) ? ", worker " + row.workerId() : "", Caller.currentName());
 		return ResponseEntity.created(URI.create("/tokens/" + row.id()))
-			.body(new IssuedToken(row.id(), row.name(), row.role(), row.workerId(), secret, row.createdAt()));
+			.body(new IssuedToken(row.id(), row.name(), row.role(), row.workerId(), row.queues(), secret,
+					row.createdAt()));
 	}
 
 	@GetMapping
@@ -90,7 +96,8 @@ class TokenController {
 	}
 
 	/** The answer to {@code POST /tokens}: the only time the secret is shown. */
-	record IssuedToken(UUID id, String name, Role role, String workerId, String token, Instant createdAt) {
+	record IssuedToken(UUID id, String name, Role role, String workerId, List<String> queues, String token,
+			Instant createdAt) {
 	}
 
 	record TokenList(List<Tokens.TokenRow> tokens) {

@@ -60,10 +60,17 @@ class McpSessions {
 			return;
 		}
 		McpSession.HeldLease held = session.dropAny();
-		if (held != null) {
+		if (held == null) {
+			return;
+		}
+		try {
 			ServiceCalls.Answer released = this.calls.post("/leases/" + held.leaseId() + "/release",
 					Map.of("epoch", held.epoch(), "reason", SESSION_CLOSED), session.authorization());
 			log.debug("MCP session {} closed; releasing lease {} answered {}", id, held.leaseId(), released.status());
+		}
+		catch (RuntimeException ex) {
+			// The session is over either way: the lease expires instead.
+			log.warn("MCP session {} closed, but releasing lease {} failed: {}", id, held.leaseId(), ex.getMessage());
 		}
 	}
 

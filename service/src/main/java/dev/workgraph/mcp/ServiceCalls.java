@@ -22,7 +22,7 @@ import org.springframework.stereotype.Component;
  * bearer token. Going through HTTP rather than calling the features' classes is the
  * point: a tool call is validated, authorized, fenced and answered by exactly the code
  * that answers the same call from any other client, so the two can never drift apart
- * (docs/adr/0019-mcp-server.md).
+ * (docs/adr/0020-mcp-server.md).
  */
 @Component
 class ServiceCalls {

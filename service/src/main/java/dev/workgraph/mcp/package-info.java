@@ -1,5 +1,5 @@
 /**
- * The MCP server at {@code /mcp} (docs/mcp.md, docs/adr/0019-mcp-server.md): Model
+ * The MCP server at {@code /mcp} (docs/mcp.md, docs/adr/0020-mcp-server.md): Model
  * Context Protocol tools for a model working as one worker. The MCP session holds the
  * lease it claimed, renews it while the session lives, and every tool call is made as the
  * HTTP call it stands for, with the session's own token, so it is validated, authorized

@@ -287,6 +287,44 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 	}
 
 	@Test
+	void theQueuesPagePausesResumesAndCapsAQueue() {
+		createItem("Write chapter 1", "queue", "writing");
+		open("#/queues");
+		waitFor(By.cssSelector("tr[data-queue='writing'] button.pause"));
+		clickWhenRedrawn(By.cssSelector("tr[data-queue='writing'] button.pause"));
+		waitForQueue("writing", (queue) -> queue.path("paused").asBoolean());
+		new WebDriverWait(browser.driver, Duration.ofSeconds(10)).ignoring(StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(By.cssSelector("tr[data-queue='writing'] td.state"))
+				.getText()
+				.startsWith("paused"));
+		new WebDriverWait(browser.driver, Duration.ofSeconds(10)).ignoring(StaleElementReferenceException.class)
+			.until((driver) -> {
+				var cap = driver.findElement(By.cssSelector("tr[data-queue='writing'] input[name='maxActiveLeases']"));
+				cap.clear();
+				cap.sendKeys("3");
+				driver.findElement(By.cssSelector("tr[data-queue='writing'] form.cap button")).click();
+				return true;
+			});
+		waitForQueue("writing", (queue) -> queue.path("maxActiveLeases").asInt() == 3);
+		clickWhenRedrawn(By.cssSelector("tr[data-queue='writing'] button.pause"));
+		waitForQueue("writing", (queue) -> !queue.path("paused").asBoolean());
+		assertThat(this.api.get("/queues/writing").body().path("maxActiveLeases").asInt()).isEqualTo(3);
+	}
+
+	private void clickWhenRedrawn(By button) {
+		new WebDriverWait(browser.driver, Duration.ofSeconds(10)).ignoring(StaleElementReferenceException.class)
+			.until((driver) -> {
+				driver.findElement(button).click();
+				return true;
+			});
+	}
+
+	private void waitForQueue(String name, java.util.function.Predicate<JsonNode> condition) {
+		new WebDriverWait(browser.driver, Duration.ofSeconds(10))
+			.until((driver) -> condition.test(this.api.get("/queues/" + name).body()));
+	}
+
+	@Test
 	void itemsAreFilteredByStatusQueueAndTextInTitles() {
 		createItem("Rotate the TLS certificates", "queue", "ops");
 		createItem("Renew tls certificate for staging", "queue", "ops");

@@ -70,6 +70,10 @@ class ReadmeWalkthroughTests extends ServiceTest {
 			assertThat(output).contains("{\"completed\":\"Thumbnail 4\",\"next\":\"Thumbnail 5\"}")
 				.contains("{\"completed\":\"Thumbnail 5\",\"next\":null}");
 			assertThat(output).as("the Python worker ran").contains("python worker: queue py-writing drained");
+			assertThat(output).as("the MCP session by hand")
+				.contains("[\"claim_work\",")
+				.contains("{\"claimed\":true,\"item\":\"Name the release\"}")
+				.contains("{\"completed\":true,\"status\":\"completed\",\"result\":{\"name\":\"Aurora\"}}");
 		}
 		assertThat(count("select count(*) from work_items where title = 'Migrate the billing service' "
 				+ "and status = 'blocked'"))
