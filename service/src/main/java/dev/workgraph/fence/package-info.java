@@ -1,5 +1,5 @@
 /**
- * Fence tokens (ADR 0023, docs/fencing-outside.md): every lease view carries a JWS that
+ * Fence tokens (ADR 0024, docs/fencing-outside.md): every lease view carries a JWS that
  * systems outside the service verify offline against the published keys, to refuse a
  * write from a holder whose epoch is lower than one they have seen.
  */
