@@ -80,6 +80,9 @@ class AccessRules {
 			.permitAll()
 			.requestMatchers(HttpMethod.GET, "/console", "/console/**")
 			.permitAll()
+			// The fence tokens' public keys, for systems that hold no token of ours.
+			.requestMatchers(HttpMethod.GET, "/.well-known/jwks.json")
+			.permitAll()
 			// Any token: who am I (the console shows it).
 			.requestMatchers(HttpMethod.GET, "/tokens/current")
 			.authenticated()
@@ -96,7 +99,8 @@ class AccessRules {
 			.hasRole(WORKER)
 			// Reads a worker shares with operators (a worker only its own leases and the
 			// items it holds or held: checked by the features).
-			.requestMatchers(HttpMethod.GET, "/leases/*", "/items/*", "/items/*/leases", "/items/*/checkpoints")
+			.requestMatchers(HttpMethod.GET, "/leases/*", "/leases/*/fence", "/items/*", "/items/*/leases",
+					"/items/*/checkpoints")
 			.hasAnyRole(WORKER, OPERATOR)
 			// Operators (and admins): the graph, the attention inbox, queues, actuator.
 			.requestMatchers("/items", "/items/**", "/attention-requests", "/attention-requests/**", "/queues",
