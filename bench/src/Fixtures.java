@@ -69,8 +69,9 @@ final class Fixtures {
 					    values (bench_uuid7(clock_timestamp()), 'bench gate', 'bench-bulk', 'blocked', 1)
 					    returning id
 					)
-					insert into attention_requests (id, item_id, lease_id, epoch, worker_id, raised_by, blocking, question)
-					select gen_random_uuid(), id, gen_random_uuid(), 0, null, 'system', true,
+					insert into attention_requests (id, item_id, lease_id, epoch, worker_id, raised_by, kind, blocking,
+					    question)
+					select gen_random_uuid(), id, gen_random_uuid(), 0, null, 'system', 'crash_loop', true,
 					    'bench: holds the blocked bulk items'
 					from gate;
 					""");

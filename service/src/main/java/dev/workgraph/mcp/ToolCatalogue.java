@@ -26,6 +26,10 @@ final class ToolCatalogue {
 
 	static final String DECOMPOSE = "decompose";
 
+	static final String CHECKPOINT = "checkpoint";
+
+	static final String FAIL_WORK = "fail_work";
+
 	/** What every tool that acts on the held item says about losing it. */
 	private static final String LOST = " If you no longer hold the item (your hold expired or it was taken back), "
 			+ "the call fails with an error saying so and changes nothing: stop working on that item, "
@@ -35,7 +39,8 @@ final class ToolCatalogue {
 	}
 
 	static List<McpSchema.Tool> tools() {
-		return List.of(claimWork(), getItem(), completeWork(), releaseWork(), askHuman(), decompose());
+		return List.of(claimWork(), getItem(), checkpoint(), completeWork(), releaseWork(), failWork(), askHuman(),
+				decompose());
 	}
 
 	private static McpSchema.Tool claimWork() {
@@ -75,6 +80,36 @@ final class ToolCatalogue {
 						Map.of("description",
 								"The outcome, any JSON value up to 64 KiB (for example {\"summary\": \"…\"})."))),
 				List.of(), false);
+	}
+
+	private static McpSchema.Tool checkpoint() {
+		return tool(CHECKPOINT, "Save your progress on the item you hold",
+				"Save what you have done so far on the item you hold, as a JSON object, and keep working. If "
+						+ "you lose the item (your session ends, your hold expires), whoever takes it next finds "
+						+ "your latest checkpoint in the item's checkpoint field and resumes from there instead "
+						+ "of starting over; when you claim an item, look at its checkpoint first. Use it after "
+						+ "each step that would be costly to repeat." + LOST,
+				properties(Map.of("data", Map.of("type", "object", "description",
+						"Your progress, as a JSON object of at most 1 MiB (for example {\"done\": [\"step 1\"], "
+								+ "\"next\": \"step 2\"})."))),
+				List.of("data"), false);
+	}
+
+	private static McpSchema.Tool failWork() {
+		return tool(FAIL_WORK, "Report that the item you hold failed",
+				"Let go of the item you hold because the work failed, saying what went wrong. The item counts one "
+						+ "more attempt and is tried again later, after a pause, while it has attempts left; with "
+						+ "retryable false (the failure would only repeat, such as bad input) or when its attempts "
+						+ "are used up, it waits for a human instead. Use release_work when nothing failed and "
+						+ "you only cannot do the work now." + LOST,
+				properties(Map.of("error",
+						Map.of("type", "object", "description",
+								"What went wrong, as a JSON object of at most 64 KiB (for example "
+										+ "{\"message\": \"the build fails\", \"log\": \"…\"})."),
+						"retryable",
+						Map.of("type", "boolean", "description", "Whether trying again could succeed (default true)."),
+						"reason", Map.of("type", "string", "description", "Why (at most 2,000 characters)."))),
+				List.of("error"), false);
 	}
 
 	private static McpSchema.Tool releaseWork() {

@@ -80,10 +80,22 @@ final class ToolResults {
 		ObjectNode item = object.deepCopy();
 		item.remove("epoch");
 		item.remove("lease");
+		checkpoint(item.path("checkpoint"));
 		for (JsonNode request : item.path("attentionRequests")) {
 			attentionRequest(request);
 		}
 		return item;
+	}
+
+	/**
+	 * A checkpoint without the lease it was written under, which the model never handles.
+	 */
+	static JsonNode checkpoint(JsonNode checkpoint) {
+		if (checkpoint instanceof ObjectNode object) {
+			object.remove("leaseId");
+			object.remove("epoch");
+		}
+		return checkpoint;
 	}
 
 	static JsonNode attentionRequest(JsonNode request) {

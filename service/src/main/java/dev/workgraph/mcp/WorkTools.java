@@ -69,6 +69,9 @@ class WorkTools {
 				case ToolCatalogue.COMPLETE_WORK ->
 					endLease(session, "/complete", only(arguments, "result"), "completed");
 				case ToolCatalogue.RELEASE_WORK -> endLease(session, "/release", only(arguments, "reason"), "released");
+				case ToolCatalogue.FAIL_WORK ->
+					endLease(session, "/fail", only(arguments, "error", "retryable", "reason"), "failed");
+				case ToolCatalogue.CHECKPOINT -> checkpoint(session, arguments);
 				case ToolCatalogue.ASK_HUMAN -> askHuman(session, arguments);
 				case ToolCatalogue.DECOMPOSE -> decompose(session, arguments);
 				default -> ToolResults.error("No such tool: " + tool);
@@ -142,6 +145,17 @@ class WorkTools {
 		}
 		session.drop(held);
 		return this.results.ok(Map.of(outcome, true, "item", ToolResults.item(answer.body().path("item"))));
+	}
+
+	/** Saves progress under the held lease; the session keeps the item. */
+	private McpSchema.CallToolResult checkpoint(McpSession session, Map<String, Object> arguments) {
+		HeldLease held = session.held();
+		ServiceCalls.Answer answer = underLease(session, held, "/checkpoints", only(arguments, "data"));
+		if (answer == null || !answer.succeeded()) {
+			return failure(session, held, answer);
+		}
+		return this.results.ok(Map.of("saved", true, "checkpoint",
+				ToolResults.checkpoint(answer.body().path("checkpoint")), "holding", true));
 	}
 
 	private McpSchema.CallToolResult askHuman(McpSession session, Map<String, Object> arguments) {

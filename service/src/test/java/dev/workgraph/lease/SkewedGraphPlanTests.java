@@ -49,9 +49,9 @@ class SkewedGraphPlanTests {
 				values ('01900000-0000-7000-8000-00000000000a', 'gate', 'blocked', :questions)
 				""").param("questions", QUESTIONS).update();
 		jdbc.sql("""
-				insert into attention_requests (id, item_id, lease_id, epoch, raised_by, blocking, question)
+				insert into attention_requests (id, item_id, lease_id, epoch, raised_by, kind, blocking, question)
 				select gen_random_uuid(), '01900000-0000-7000-8000-00000000000a', gen_random_uuid(), 0, 'system',
-				    true, 'question ' || i
+				    'crash_loop', true, 'question ' || i
 				from generate_series(1, :questions) i
 				""").param("questions", QUESTIONS).update();
 		jdbc.sql("""

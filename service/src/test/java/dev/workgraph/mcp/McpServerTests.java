@@ -43,8 +43,8 @@ class McpServerTests extends McpTest {
 		try (ModelSession model = new ModelSession(this.port, workerToken("lister"))) {
 			List<McpSchema.Tool> tools = model.client().listTools().tools();
 			assertThat(tools).extracting(McpSchema.Tool::name)
-				.containsExactlyInAnyOrder("claim_work", "get_item", "complete_work", "release_work", "ask_human",
-						"decompose");
+				.containsExactlyInAnyOrder("claim_work", "get_item", "checkpoint", "complete_work", "release_work",
+						"fail_work", "ask_human", "decompose");
 			assertThat(tools).allSatisfy((tool) -> assertThat(tool.description()).hasSizeGreaterThan(100));
 			assertThat(model.client().getServerInstructions()).contains("claim_work");
 		}
@@ -57,8 +57,8 @@ class McpServerTests extends McpTest {
 				directory);
 		assertThat(output).as(output)
 			.startsWith("exit code 0")
-			.contains("\"claim_work\"", "\"get_item\"", "\"complete_work\"", "\"release_work\"", "\"ask_human\"",
-					"\"decompose\"");
+			.contains("\"claim_work\"", "\"get_item\"", "\"checkpoint\"", "\"complete_work\"", "\"release_work\"",
+					"\"fail_work\"", "\"ask_human\"", "\"decompose\"");
 	}
 
 	@Test
@@ -69,6 +69,10 @@ class McpServerTests extends McpTest {
 			assertThat(claimed.path("claimed").asBoolean()).isTrue();
 			assertThat(claimed.path("item").path("id").asString()).isEqualTo(itemId.toString());
 			assertThat(model.error("claim_work", Map.of())).contains("You already hold item " + itemId);
+			JsonNode saved = model.ok("checkpoint", Map.of("data", Map.of("rotated", List.of("k1", "k2"))));
+			assertThat(saved.path("checkpoint").path("seq").asLong()).isEqualTo(1);
+			assertThat(saved.path("checkpoint").has("epoch")).isFalse();
+			assertThat(saved.path("holding").asBoolean()).isTrue();
 
 			JsonNode asked = model.ok("ask_human",
 					Map.of("question", "Production keys too, or staging only?", "context", Map.of("keys", 12)));
@@ -90,6 +94,10 @@ class McpServerTests extends McpTest {
 
 			JsonNode again = model.ok("claim_work", Map.of("queues", List.of("ops")));
 			assertThat(again.path("item").path("id").asString()).isEqualTo(itemId.toString());
+			assertThat(again.path("item").path("checkpoint").path("data").path("rotated").get(1).asString())
+				.as("the next holder resumes from the checkpoint")
+				.isEqualTo("k2");
+			assertThat(again.path("item").path("checkpoint").has("leaseId")).isFalse();
 			JsonNode completed = model.ok("complete_work", Map.of("result", Map.of("rotated", "staging")));
 			assertThat(completed.path("item").path("status").asString()).isEqualTo("completed");
 		}
@@ -123,6 +131,8 @@ class McpServerTests extends McpTest {
 			assertThat(model.error("ask_human", Map.of("question", "May I still?")))
 				.contains("You no longer hold this item");
 			assertThat(model.error("release_work", Map.of())).contains("You no longer hold this item");
+			assertThat(model.error("checkpoint", Map.of("data", Map.of("by", "the stale model"))))
+				.contains("You no longer hold this item");
 
 			assertThat(fingerprint(itemId)).isEqualTo(before);
 			JsonNode item = read(itemId);
@@ -130,6 +140,50 @@ class McpServerTests extends McpTest {
 			assertThat(item.path("lease").path("workerId").asString()).isEqualTo("model-b");
 			assertThat(item.path("result").isNull()).isTrue();
 		}
+	}
+
+	@Test
+	void aStaleSessionsCheckpointAndFailureWriteNothing() {
+		UUID itemId = itemIn("Reindex search", "stale-writes");
+		Api other = this.api.as(workerToken("model-d"));
+		try (ModelSession model = new ModelSession(this.port, workerToken("model-c2"))) {
+			model.ok("claim_work", Map.of("queues", List.of("stale-writes")));
+			UUID leaseId = this.jdbc.sql("select id from leases where item_id = :id")
+				.param("id", itemId)
+				.query(UUID.class)
+				.single();
+			expireLease(leaseId);
+			Eventually.until("the reaped item is granted to another worker", Duration.ofSeconds(20),
+					Duration.ofMillis(100),
+					() -> other.post("/claims", Map.of("queues", List.of("stale-writes"))).status() == 201);
+			String before = fingerprint(itemId);
+
+			assertThat(model.error("checkpoint", Map.of("data", Map.of("by", "the stale model"))))
+				.contains("You no longer hold this item (lease_expired)");
+			assertThat(model.error("fail_work", Map.of("error", Map.of("message", "stale"))))
+				.contains("You no longer hold this item");
+			assertThat(fingerprint(itemId)).isEqualTo(before);
+			assertThat(this.jdbc.sql("select count(*) from checkpoints where item_id = :id")
+				.param("id", itemId)
+				.query(Long.class)
+				.single()).isZero();
+		}
+	}
+
+	@Test
+	void aFailureEndsTheHoldAndCountsAnAttempt() {
+		UUID itemId = itemIn("Call the flaky API", "flaky");
+		try (ModelSession model = new ModelSession(this.port, workerToken("model-f"))) {
+			model.ok("claim_work", Map.of("queues", List.of("flaky")));
+			JsonNode failed = model.ok("fail_work", Map.of("error", Map.of("message", "503 from upstream")));
+			assertThat(failed.path("failed").asBoolean()).isTrue();
+			assertThat(failed.path("item").path("attempts").asInt()).isEqualTo(1);
+			assertThat(model.error("complete_work", Map.of())).contains("You hold no item");
+		}
+		assertThat(this.jdbc.sql("select outcome from lease_history where item_id = :id")
+			.param("id", itemId)
+			.query(String.class)
+			.list()).containsExactly("failed");
 	}
 
 	@Test
