@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import dev.workgraph.access.Revocations;
@@ -180,6 +181,7 @@ class ReadyNotificationListener implements SmartLifecycle {
 		switch (notification.getName()) {
 			case TokenMemory.REVOKED_CHANNEL -> {
 				this.tokens.revoked(payload);
+				endWaitsOf(payload);
 				// Told only once forgotten: the revoking instance waits for this.
 				try (PreparedStatement confirm = connection.prepareStatement(CONFIRM_FORGOTTEN)) {
 					confirm.setString(1, ownPid + ":" + payload);
@@ -188,6 +190,19 @@ class ReadyNotificationListener implements SmartLifecycle {
 			}
 			case Revocations.FORGOTTEN_CHANNEL -> this.revocations.forgotten(payload);
 			default -> this.waiters.readyIn(payload);
+		}
+	}
+
+	/**
+	 * A revoked token's waiting claims end now (204); after '*' (every token), every
+	 * waiting claim re-checks its token.
+	 */
+	private void endWaitsOf(String revoked) {
+		try {
+			this.waiters.endWaitsOf(UUID.fromString(revoked));
+		}
+		catch (IllegalArgumentException ex) {
+			this.waiters.recheckAll();
 		}
 	}
 

@@ -27,9 +27,17 @@ import org.springframework.stereotype.Component;
  * wake-up that arrives while the head is checking makes it check again, every head
  * re-checks after the listener (re)connects, and a head that has heard nothing re-checks
  * every {@code workgraph.notifications.recheck-interval} anyway.
+ *
+ * <p>
+ * A wait may belong to an owner (the token of the request): {@link #endWaitsOf} ends
+ * every wait of that owner, on this instance, at once (the token was revoked), and for as
+ * long as any wait may last a new wait of that owner ends as soon as it begins.
  */
 @Component
 public class ReadyWaiters {
+
+	/** Longer than any wait (60 s) plus the time a request takes to begin waiting. */
+	private static final long ENDED_FOR_NANOS = Duration.ofMinutes(2).toNanos();
 
 	/** Guards the groups and every waiter's state; held only to change them. */
 	private final ReentrantLock lock = new ReentrantLock();
@@ -40,6 +48,13 @@ public class ReadyWaiters {
 
 	/** Guarded by the lock: the instance is shutting down, nobody waits any more. */
 	private boolean stopped;
+
+	/**
+	 * Guarded by the lock: owners whose waits were ended, with when (System.nanoTime),
+	 * kept for {@link #ENDED_FOR_NANOS}. A request that was let in just before its token
+	 * was revoked may only begin its wait after the revocation was heard.
+	 */
+	private final Map<Object, Long> ended = new HashMap<>();
 
 	ReadyWaiters(NotificationProperties properties) {
 		this.recheckNanos = properties.recheckInterval().toNanos();
@@ -55,9 +70,20 @@ public class ReadyWaiters {
 	 * @param attempt takes what is ready, or answers empty
 	 */
 	public <T> Optional<T> awaitReady(List<String> queues, Duration wait, Supplier<Optional<T>> attempt) {
+		return awaitReady(queues, wait, null, attempt);
+	}
+
+	/**
+	 * {@link #awaitReady(List, Duration, Supplier)} for a wait of this owner.
+	 * @param queues the queues the attempt takes from, null for all
+	 * @param wait how long to wait at most
+	 * @param owner whose wait it is (see {@link #endWaitsOf}), or null
+	 * @param attempt takes what is ready, or answers empty
+	 */
+	public <T> Optional<T> awaitReady(List<String> queues, Duration wait, Object owner, Supplier<Optional<T>> attempt) {
 		long deadline = System.nanoTime() + wait.toNanos();
 		QueueFilter filter = QueueFilter.of(queues);
-		Waiter waiter = new Waiter(this.lock.newCondition());
+		Waiter waiter = new Waiter(this.lock.newCondition(), owner);
 		ArrayDeque<Waiter> group = join(filter, waiter);
 		boolean handOn = true;
 		try {
@@ -73,6 +99,27 @@ public class ReadyWaiters {
 		}
 		finally {
 			leave(filter, group, waiter, handOn);
+		}
+	}
+
+	/**
+	 * Ends every wait of this owner now (they answer empty, whatever becomes ready), and
+	 * every wait of it that begins within the next two minutes as soon as it begins.
+	 */
+	public void endWaitsOf(Object owner) {
+		this.lock.lock();
+		try {
+			long now = System.nanoTime();
+			this.ended.values().removeIf((endedAt) -> now - endedAt > ENDED_FOR_NANOS);
+			this.ended.put(owner, now);
+			this.groups.values().forEach((group) -> group.forEach((waiter) -> {
+				if (owner.equals(waiter.owner)) {
+					waiter.wake.signal();
+				}
+			}));
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -182,9 +229,12 @@ public class ReadyWaiters {
 		this.lock.lock();
 		try {
 			long recheckAt = System.nanoTime() + this.recheckNanos;
+			if (endedOwner(waiter)) {
+				return false;
+			}
 			while (!waiter.signalled) {
 				long now = System.nanoTime();
-				if (this.stopped || now - deadline >= 0) {
+				if (this.stopped || now - deadline >= 0 || endedOwner(waiter)) {
 					return false;
 				}
 				boolean head = group.peekFirst() == waiter;
@@ -235,6 +285,15 @@ public class ReadyWaiters {
 		}
 	}
 
+	/** Guarded by the lock: whether the waiter's owner had its waits ended. */
+	private boolean endedOwner(Waiter waiter) {
+		if (waiter.owner == null) {
+			return false;
+		}
+		Long endedAt = this.ended.get(waiter.owner);
+		return endedAt != null && System.nanoTime() - endedAt <= ENDED_FOR_NANOS;
+	}
+
 	private static void signalHead(ArrayDeque<Waiter> group) {
 		Waiter head = group.peekFirst();
 		if (head != null) {
@@ -248,11 +307,15 @@ public class ReadyWaiters {
 
 		final Condition wake;
 
+		/** Whose wait it is, or null. */
+		final Object owner;
+
 		/** Guarded by the lock: it is this waiter's turn to check. */
 		boolean signalled;
 
-		Waiter(Condition wake) {
+		Waiter(Condition wake, Object owner) {
 			this.wake = wake;
+			this.owner = owner;
 		}
 
 	}

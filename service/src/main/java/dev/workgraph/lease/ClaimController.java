@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 
 import dev.workgraph.access.Caller;
 import dev.workgraph.problem.InvalidRequest;
@@ -56,8 +57,8 @@ class ClaimController {
 	@PostMapping("/claims")
 	ResponseEntity<LeaseCommands.LeaseAndItem> claim(@Valid @RequestBody ClaimRequest request,
 			HttpServletResponse response) {
-		Optional<LeaseCommands.LeaseAndItem> claimed = this.leases.claim(claimant(request.workerId()), request.queues(),
-				request.leaseSeconds(), request.waitOrZero());
+		Optional<LeaseCommands.LeaseAndItem> claimed = this.leases.claim(claimant(request.workerId()), token(),
+				request.queues(), request.leaseSeconds(), request.waitOrZero());
 		if (claimed.isEmpty()) {
 			return ResponseEntity.noContent().header(HttpHeaders.RETRY_AFTER, this.emptyRetryAfter).build();
 		}
@@ -126,6 +127,14 @@ class ClaimController {
 	}
 
 	/**
+	 * The token the request presented, when it can be revoked: a waiting claim ends when
+	 * it is.
+	 */
+	private static UUID token() {
+		return Caller.current().map(Caller::tokenId).orElse(null);
+	}
+
+	/**
 	 * 201 with between 1 and {@code limit} claims in claim order, each its own lease, or
 	 * 204 when nothing is ready.
 	 */
@@ -133,7 +142,7 @@ class ClaimController {
 	ResponseEntity<BatchClaimResponse> claimBatch(@Valid @RequestBody BatchClaimRequest request,
 			HttpServletResponse response) {
 		int wait = (request.waitSeconds() != null) ? request.waitSeconds() : 0;
-		List<LeaseCommands.LeaseAndItem> claimed = this.leases.claimBatch(claimant(request.workerId()),
+		List<LeaseCommands.LeaseAndItem> claimed = this.leases.claimBatch(claimant(request.workerId()), token(),
 				request.queues(), request.leaseSeconds(), request.limit(), wait);
 		if (claimed.isEmpty()) {
 			return ResponseEntity.noContent().header(HttpHeaders.RETRY_AFTER, this.emptyRetryAfter).build();

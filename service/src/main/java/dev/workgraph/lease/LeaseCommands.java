@@ -13,6 +13,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.workgraph.access.TokenLocks;
 import dev.workgraph.input.Json;
 import dev.workgraph.item.Cancellation;
 import dev.workgraph.item.ReadyWaiters;
@@ -68,6 +69,8 @@ class LeaseCommands {
 
 	private final LeaseHolders holders;
 
+	private final TokenLocks tokenLocks;
+
 	/** Null when coalescing is off. */
 	private final Coalescer<QueueFilter, Claims.Ask, Optional<Claims.Claimed>, Optional<LeaseAndItem>> coalescer;
 
@@ -86,8 +89,9 @@ class LeaseCommands {
 	LeaseCommands(Transactions transactions, Claims claims, Fencing fencing, Cancellation cancellation, ItemViews items,
 			LeaseViews leases, LeaseProperties properties, ContinuityProperties continuity,
 			CoalescingProperties coalescing, BatchThreads batchThreads, LeaseEndings endings, ReadyWaiters waiters,
-			LeaseMetrics metrics, LeaseHolders holders) {
+			LeaseMetrics metrics, LeaseHolders holders, TokenLocks tokenLocks) {
 		this.transactions = transactions;
+		this.tokenLocks = tokenLocks;
 		this.holders = holders;
 		this.claims = claims;
 		this.fencing = fencing;
@@ -134,11 +138,28 @@ class LeaseCommands {
 	 * queues claim in arrival order.
 	 */
 	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Long leaseSeconds, int waitSeconds) {
+		return claim(workerId, null, queues, leaseSeconds, waitSeconds);
+	}
+
+	/**
+	 * {@link #claim(String, List, Long, int)} for a request that presented this token
+	 * (null: none, or one that cannot be revoked): the wait ends, empty, when the token
+	 * is revoked, and each attempt grants only while the token holds.
+	 */
+	Optional<LeaseAndItem> claim(String workerId, UUID token, List<String> queues, Long leaseSeconds, int waitSeconds) {
 		int seconds = leaseSeconds(leaseSeconds);
 		QueueFilter filter = QueueFilter.of(queues);
-		Optional<LeaseAndItem> claimed = (waitSeconds > 0) ? this.waiters.awaitReady(filter.queues(),
-				Duration.ofSeconds(waitSeconds), () -> claimNow(workerId, filter, seconds))
-				: claimNow(workerId, filter, seconds);
+		Optional<LeaseAndItem> claimed;
+		try {
+			claimed = (waitSeconds > 0)
+					? this.waiters.awaitReady(filter.queues(), Duration.ofSeconds(waitSeconds), token,
+							() -> claimNow(workerId, token, filter, seconds))
+					: claimNow(workerId, null, filter, seconds);
+		}
+		catch (TokenRevokedWhileWaiting ex) {
+			this.waiters.endWaitsOf(token);
+			claimed = Optional.empty();
+		}
 		// Counted once per answer, however many attempts a waiting claim made.
 		claimed.ifPresentOrElse((granted) -> this.metrics.claimGranted(granted.item().queue()),
 				() -> this.metrics.claimEmpty(filter.queues()));
@@ -158,12 +179,12 @@ class LeaseCommands {
 	 * belong to a claim in flight, which takes one and releases the rest within
 	 * milliseconds.
 	 */
-	private Optional<LeaseAndItem> claimNow(String workerId, QueueFilter filter, int seconds) {
-		Optional<LeaseAndItem> claimed = claimOnce(workerId, filter, seconds);
+	private Optional<LeaseAndItem> claimNow(String workerId, UUID token, QueueFilter filter, int seconds) {
+		Optional<LeaseAndItem> claimed = claimOnce(workerId, token, filter, seconds);
 		for (int retry = 0; claimed.isEmpty() && retry < EMPTY_CLAIM_RETRIES
 				&& this.claims.anyReady(filter.queues()); retry++) {
 			LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(EMPTY_CLAIM_BACKOFF_NANOS << retry));
-			claimed = claimOnce(workerId, filter, seconds);
+			claimed = claimOnce(workerId, token, filter, seconds);
 		}
 		return claimed;
 	}
@@ -175,15 +196,29 @@ class LeaseCommands {
 	 * to {@code waitSeconds} among the single claims' waiters of the same queues.
 	 */
 	List<LeaseAndItem> claimBatch(String workerId, List<String> queues, Long leaseSeconds, int limit, int waitSeconds) {
+		return claimBatch(workerId, null, queues, leaseSeconds, limit, waitSeconds);
+	}
+
+	/**
+	 * {@link #claimBatch(String, List, Long, int, int)} for a request that presented this
+	 * token, as {@link #claim(String, UUID, List, Long, int)}.
+	 */
+	List<LeaseAndItem> claimBatch(String workerId, UUID token, List<String> queues, Long leaseSeconds, int limit,
+			int waitSeconds) {
 		int seconds = leaseSeconds(leaseSeconds);
 		QueueFilter filter = QueueFilter.of(queues);
-		List<LeaseAndItem> claimed = (waitSeconds > 0)
-				? this.waiters
-					.awaitReady(filter.queues(), Duration.ofSeconds(waitSeconds),
-							() -> Optional.of(claimBatchNow(workerId, filter, seconds, limit))
-								.filter((c) -> !c.isEmpty()))
-					.orElse(List.of())
-				: claimBatchNow(workerId, filter, seconds, limit);
+		List<LeaseAndItem> claimed;
+		try {
+			claimed = (waitSeconds > 0) ? this.waiters
+				.awaitReady(filter.queues(), Duration.ofSeconds(waitSeconds), token,
+						() -> Optional.of(claimBatchNow(workerId, token, filter, seconds, limit))
+							.filter((c) -> !c.isEmpty()))
+				.orElse(List.of()) : claimBatchNow(workerId, null, filter, seconds, limit);
+		}
+		catch (TokenRevokedWhileWaiting ex) {
+			this.waiters.endWaitsOf(token);
+			claimed = List.of();
+		}
 		if (claimed.isEmpty()) {
 			this.metrics.claimEmpty(filter.queues());
 		}
@@ -191,24 +226,38 @@ class LeaseCommands {
 		return claimed;
 	}
 
-	private List<LeaseAndItem> claimBatchNow(String workerId, QueueFilter filter, int seconds, int limit) {
-		List<LeaseAndItem> claimed = claimUpTo(workerId, filter, seconds, limit);
+	private List<LeaseAndItem> claimBatchNow(String workerId, UUID token, QueueFilter filter, int seconds, int limit) {
+		List<LeaseAndItem> claimed = claimUpTo(workerId, token, filter, seconds, limit);
 		for (int retry = 0; claimed.isEmpty() && retry < EMPTY_CLAIM_RETRIES
 				&& this.claims.anyReady(filter.queues()); retry++) {
 			LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(EMPTY_CLAIM_BACKOFF_NANOS << retry));
-			claimed = claimUpTo(workerId, filter, seconds, limit);
+			claimed = claimUpTo(workerId, token, filter, seconds, limit);
 		}
 		return claimed;
 	}
 
-	private List<LeaseAndItem> claimUpTo(String workerId, QueueFilter filter, int seconds, int limit) {
+	private List<LeaseAndItem> claimUpTo(String workerId, UUID token, QueueFilter filter, int seconds, int limit) {
 		List<Claims.Ask> asks = new ArrayList<>(limit);
 		for (int i = 0; i < limit; i++) {
 			asks.add(new Claims.Ask(Uuid7.next(), workerId, seconds));
 		}
-		List<Optional<Claims.Claimed>> claimed = this.transactions
-			.inTransaction(() -> this.claims.claimBatch(asks, filter.queues(), this.continuity.continuityWindow()));
+		List<Optional<Claims.Claimed>> claimed = this.transactions.inTransaction(() -> {
+			holdToken(token);
+			return this.claims.claimBatch(asks, filter.queues(), this.continuity.continuityWindow());
+		});
 		return withViews(filter, claimed).stream().flatMap(Optional::stream).toList();
+	}
+
+	/**
+	 * In a waiting claim's transaction, before it grants anything: the token still holds
+	 * (and stays so until the grant commits), or the claim ends. The token was checked
+	 * when the request came in, possibly a minute ago; a revocation since then must not
+	 * let it take a single item.
+	 */
+	private void holdToken(UUID token) {
+		if (token != null && !this.tokenLocks.holdUnrevoked(token)) {
+			throw new TokenRevokedWhileWaiting();
+		}
 	}
 
 	/**
@@ -216,8 +265,15 @@ class LeaseCommands {
 	 * (docs/adr/0005); each still gets its own lease. An ask the batch had no item for
 	 * comes back empty, and the retry above treats it like any other empty claim.
 	 */
-	private Optional<LeaseAndItem> claimOnce(String workerId, QueueFilter filter, int seconds) {
+	private Optional<LeaseAndItem> claimOnce(String workerId, UUID token, QueueFilter filter, int seconds) {
 		Claims.Ask ask = new Claims.Ask(Uuid7.next(), workerId, seconds);
+		if (token != null) {
+			// Not coalesced: the token is checked in the claim's own transaction.
+			return withViews(filter, this.transactions.inTransaction(() -> {
+				holdToken(token);
+				return this.claims.claimHere(List.of(ask), filter.queues(), this.continuity.continuityWindow());
+			})).getFirst();
+		}
 		if (this.coalescer != null) {
 			return this.coalescer.submit(filter, ask);
 		}
@@ -534,6 +590,15 @@ class LeaseCommands {
 
 		static QueueFilter of(List<String> queues) {
 			return new QueueFilter((queues != null) ? queues.stream().distinct().sorted().toList() : null);
+		}
+
+	}
+
+	/** Ends a waiting claim whose token was revoked: it answers empty. */
+	private static final class TokenRevokedWhileWaiting extends RuntimeException {
+
+		TokenRevokedWhileWaiting() {
+			super("The token of a waiting claim was revoked", null, false, false);
 		}
 
 	}
