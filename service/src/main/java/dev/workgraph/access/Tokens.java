@@ -50,28 +50,22 @@ class Tokens {
 	 * The listener sessions of every instance on this database, at the moment the
 	 * announcement below is sent.
 	 */
-	static final String LISTENER_SESSIONS = """
-			select pid from pg_stat_activity
-			where application_name = :applicationName and datname = current_database()
-			""";
+	static final String LISTENER_SESSIONS = "select l.pid from " + ListenerSessions.REGISTERED
+			+ " where a.datname = current_database()";
 
 	static final String ANNOUNCE_REVOCATION = "select pg_notify(:channel, :tokenId)";
 
 	/** Which of these listener sessions are gone. */
 	static final String LISTENERS_GONE = """
 			select gone.pid from unnest(cast(:pids as int[])) as gone(pid)
-			where not exists (
-			    select 1 from pg_stat_activity a
-			    where a.pid = gone.pid and a.application_name = :applicationName
-			        and a.datname = current_database())
-			""";
+			where not exists (select 1 from %s where l.pid = gone.pid)
+			""".formatted(ListenerSessions.REGISTERED);
 
 	/** Only ever listener sessions of this database, whatever pids are passed. */
 	static final String TERMINATE_LISTENERS = """
-			select pg_terminate_backend(pid) from pg_stat_activity
-			where pid = any(cast(:pids as int[])) and application_name = :applicationName
-			    and datname = current_database()
-			""";
+			select pg_terminate_backend(l.pid) from %s
+			where l.pid = any(cast(:pids as int[])) and a.datname = current_database()
+			""".formatted(ListenerSessions.REGISTERED);
 
 	static final String LIST = "select " + TOKEN_COLUMNS + " from access_tokens order by created_at, id";
 
@@ -136,10 +130,7 @@ class Tokens {
 	 * (sent when it commits) and answers the listener sessions that will hear it.
 	 */
 	Set<Integer> announceRevocation(UUID tokenId) {
-		Set<Integer> listeners = new HashSet<>(this.jdbc.sql(LISTENER_SESSIONS)
-			.param("applicationName", ListenerSessions.APPLICATION_NAME)
-			.query(Integer.class)
-			.list());
+		Set<Integer> listeners = new HashSet<>(this.jdbc.sql(LISTENER_SESSIONS).query(Integer.class).list());
 		this.jdbc.sql(ANNOUNCE_REVOCATION)
 			.param("channel", TokenMemory.REVOKED_CHANNEL)
 			.param("tokenId", tokenId.toString())
@@ -149,19 +140,11 @@ class Tokens {
 	}
 
 	Set<Integer> listenersGone(Set<Integer> pids) {
-		return new HashSet<>(this.jdbc.sql(LISTENERS_GONE)
-			.param("pids", pidArray(pids))
-			.param("applicationName", ListenerSessions.APPLICATION_NAME)
-			.query(Integer.class)
-			.list());
+		return new HashSet<>(this.jdbc.sql(LISTENERS_GONE).param("pids", pidArray(pids)).query(Integer.class).list());
 	}
 
 	void terminateListeners(Set<Integer> pids) {
-		this.jdbc.sql(TERMINATE_LISTENERS)
-			.param("pids", pidArray(pids))
-			.param("applicationName", ListenerSessions.APPLICATION_NAME)
-			.query((rs, n) -> 1)
-			.list();
+		this.jdbc.sql(TERMINATE_LISTENERS).param("pids", pidArray(pids)).query((rs, n) -> 1).list();
 	}
 
 	private static String pidArray(Set<Integer> pids) {

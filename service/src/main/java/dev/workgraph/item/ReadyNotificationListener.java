@@ -147,6 +147,10 @@ class ReadyNotificationListener implements SmartLifecycle {
 			statement.execute("listen " + CHANNEL);
 			statement.execute("listen " + TokenMemory.REVOKED_CHANNEL);
 			statement.execute("listen " + Revocations.FORGOTTEN_CHANNEL);
+			// Listening, then found by other instances: revocations wait for this session
+			// from now on. The memory is trusted only after that.
+			statement.execute(ListenerSessions.FORGET_GONE);
+			statement.execute(ListenerSessions.REGISTER);
 		}
 		this.tokens.listening();
 		this.listening = true;
