@@ -85,7 +85,8 @@ public class Revocations {
 		try {
 			Set<Integer> listeners = this.transactions.inTransaction(() -> this.tokens.announceRevocation(tokenId));
 			waiting.expect(listeners);
-			long deadline = System.nanoTime() + DEADLINE.toNanos();
+			long announcedAt = System.nanoTime();
+			long deadline = announcedAt + DEADLINE.toNanos();
 			while (!waiting.allConfirmed()) {
 				if (System.nanoTime() > deadline) {
 					Set<Integer> silent = waiting.unconfirmed();
@@ -100,8 +101,12 @@ public class Revocations {
 						// Not allowed (another role's sessions): said loudly, the
 						// revocation stands.
 						log.error("Could not terminate listener sessions {}: instances may accept token {} "
-								+ "for up to a minute", silent, tokenId, ex);
+								+ "for up to {}", silent, tokenId, TokenMemory.TRUSTED_FOR, ex);
 					}
+					// A session cut off from the database learns of neither: its instance
+					// stops trusting its memory at the latest this long after its last
+					// round trip, which was before the revocation.
+					waitUntil(announcedAt + TokenMemory.TRUSTED_FOR.toNanos());
 					return;
 				}
 				if (!waiting.awaitConfirmations(RECHECK_MILLIS)) {
@@ -111,6 +116,19 @@ public class Revocations {
 		}
 		finally {
 			this.pending.remove(waiting);
+		}
+	}
+
+	private static void waitUntil(long nanoTime) {
+		long left;
+		while ((left = nanoTime - System.nanoTime()) > 0) {
+			try {
+				TimeUnit.NANOSECONDS.sleep(left);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting out a revocation's bound", ex);
+			}
 		}
 	}
 

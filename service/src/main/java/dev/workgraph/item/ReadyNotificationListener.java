@@ -3,8 +3,10 @@ package dev.workgraph.item;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.UUID;
@@ -37,7 +39,8 @@ import org.springframework.util.StringUtils;
  * When the connection breaks (PostgreSQL restarted, the session terminated) the listener
  * reconnects with a doubling pause, and once listening again wakes every waiter to
  * re-check: notifications sent while nobody listened are gone. For the same reason the
- * token memory is trusted only while the session listens.
+ * token memory is trusted only while the session listens, and only for a short while
+ * after its last round trip (see {@link TokenMemory#TRUSTED_FOR}).
  */
 @Component
 class ReadyNotificationListener implements SmartLifecycle {
@@ -51,8 +54,17 @@ class ReadyNotificationListener implements SmartLifecycle {
 	/** How long one wait for notifications blocks; bounds how long stopping takes. */
 	private static final int POLL_MILLIS = 500;
 
-	/** A silent connection is checked with a round trip after this many empty polls. */
-	private static final int POLLS_BETWEEN_CHECKS = 60;
+	/**
+	 * How often the listener makes a round trip: the token memory is trusted only for
+	 * {@link TokenMemory#TRUSTED_FOR} after the last one, well over this.
+	 */
+	private static final long ROUND_TRIP_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+	/**
+	 * A round trip that has not answered after this long breaks the connection (a network
+	 * cut shows only so), and the listener reconnects.
+	 */
+	private static final int SOCKET_TIMEOUT_SECONDS = 10;
 
 	private final ReadyWaiters waiters;
 
@@ -152,32 +164,88 @@ class ReadyNotificationListener implements SmartLifecycle {
 			statement.execute(ListenerSessions.FORGET_GONE);
 			statement.execute(ListenerSessions.REGISTER);
 		}
-		this.tokens.listening();
+		this.tokens.listening(connection.unwrap(PGConnection.class).getBackendPID());
 		this.listening = true;
 		// Listening from here on; what became ready before is found by a re-check.
 		this.waiters.recheckAll();
 	}
 
-	/** Passes notifications on until the connection breaks or the listener stops. */
+	/**
+	 * Passes notifications on until the connection breaks or the listener stops, with a
+	 * round trip every {@link #ROUND_TRIP_NANOS}, and right after a revocation so that it
+	 * is confirmed in the database at once.
+	 */
 	private void relay(Connection connection) throws SQLException {
 		PGConnection notifications = connection.unwrap(PGConnection.class);
-		int silentPolls = 0;
+		RoundTrips roundTrips = new RoundTrips();
+		roundTrip(connection, notifications, roundTrips);
 		while (this.running) {
-			PGNotification[] received = notifications.getNotifications(POLL_MILLIS);
-			if (received != null && received.length > 0) {
-				silentPolls = 0;
-				for (PGNotification notification : received) {
-					dispatch(connection, notifications.getBackendPID(), notification);
-				}
-			}
-			else if (++silentPolls >= POLLS_BETWEEN_CHECKS) {
-				// A connection lost without a word (a network cut) shows only when used.
-				silentPolls = 0;
-				if (!connection.isValid(5)) {
-					throw new SQLException("the listening connection stopped answering");
+			boolean revoked = dispatchAll(connection, notifications, notifications.getNotifications(POLL_MILLIS));
+			if (revoked || System.nanoTime() - roundTrips.sentAt >= ROUND_TRIP_NANOS) {
+				roundTrip(connection, notifications, roundTrips);
+				if (revoked) {
+					// The second records the first: the revocation is now confirmed.
+					roundTrip(connection, notifications, roundTrips);
 				}
 			}
 		}
+	}
+
+	/**
+	 * One round trip: every notification committed before it started arrives with its
+	 * answer; once they are acted on, the token memory is trusted again for a while, and
+	 * the next round trip records the time it started as confirmed.
+	 */
+	private void roundTrip(Connection connection, PGConnection notifications, RoundTrips roundTrips)
+			throws SQLException {
+		long sentAt = System.nanoTime();
+		Timestamp started = null;
+		try (PreparedStatement statement = connection.prepareStatement(ListenerSessions.ROUND_TRIP)) {
+			statement.setTimestamp(1, roundTrips.confirmable);
+			try (ResultSet answer = statement.executeQuery()) {
+				if (answer.next()) {
+					started = answer.getTimestamp(1);
+				}
+			}
+		}
+		if (started == null) {
+			// Unregistered (the table was emptied): revocations since did not wait for
+			// this instance, so it forgets everything once registered again.
+			try (Statement statement = connection.createStatement()) {
+				statement.execute(ListenerSessions.REGISTER);
+			}
+			this.tokens.listening(notifications.getBackendPID());
+			roundTrips.sentAt = sentAt;
+			return;
+		}
+		dispatchAll(connection, notifications, notifications.getNotifications());
+		this.tokens.roundTrip(sentAt);
+		roundTrips.sentAt = sentAt;
+		roundTrips.confirmable = started;
+	}
+
+	/** Acts on the notifications; true if a revocation was among them. */
+	private boolean dispatchAll(Connection connection, PGConnection notifications, PGNotification[] received)
+			throws SQLException {
+		boolean revoked = false;
+		if (received != null) {
+			for (PGNotification notification : received) {
+				revoked |= TokenMemory.REVOKED_CHANNEL.equals(notification.getName());
+				dispatch(connection, notifications.getBackendPID(), notification);
+			}
+		}
+		return revoked;
+	}
+
+	/** The listener's last round trip. */
+	private static final class RoundTrips {
+
+		/** When it was sent (System.nanoTime). */
+		long sentAt;
+
+		/** Its start on the database's clock: what the next one records as confirmed. */
+		Timestamp confirmable;
+
 	}
 
 	private void dispatch(Connection connection, int ownPid, PGNotification notification) throws SQLException {
@@ -221,6 +289,7 @@ class ReadyNotificationListener implements SmartLifecycle {
 		settings.setProperty("ApplicationName", ListenerSessions.APPLICATION_NAME);
 		settings.setProperty("tcpKeepAlive", "true");
 		settings.setProperty("connectTimeout", "5");
+		settings.setProperty("socketTimeout", Integer.toString(SOCKET_TIMEOUT_SECONDS));
 		return DriverManager.getConnection(orDatasource(this.properties.url(), this.datasource.getJdbcUrl()), settings);
 	}
 

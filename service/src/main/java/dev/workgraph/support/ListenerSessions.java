@@ -28,6 +28,18 @@ public final class ListenerSessions {
 			""";
 
 	/**
+	 * The listener's round trip: records up to when it has acted on every notification
+	 * and answers the database time now (when the statement started), up to which it will
+	 * have once it has acted on the notifications that arrive with the answer. No row:
+	 * the registration was removed (the table emptied), register again.
+	 */
+	public static final String ROUND_TRIP = """
+			update listener_sessions set confirmed_through = greatest(confirmed_through, cast(? as timestamptz))
+			where pid = pg_backend_pid()
+			returning statement_timestamp()
+			""";
+
+	/**
 	 * Sessions that are listeners: registered and still running. A join with
 	 * {@code pg_stat_activity} as {@code a}.
 	 */
