@@ -1,5 +1,6 @@
 package dev.workgraph.access;
 
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -47,18 +48,26 @@ class Tokens {
 			""";
 
 	/**
-	 * The listener sessions of every instance on this database, at the moment the
-	 * announcement below is sent.
+	 * The listener sessions of every instance on this database, looked up after the
+	 * revocation committed: a session that registers later cleared its instance's memory
+	 * after that (see ReadyNotificationListener).
 	 */
 	static final String LISTENER_SESSIONS = "select l.pid from " + ListenerSessions.REGISTERED
 			+ " where a.datname = current_database()";
 
+	/** A time on the database's clock after the revocation committed. */
+	static final String NOW = "select statement_timestamp()";
+
 	static final String ANNOUNCE_REVOCATION = "select pg_notify(:channel, :tokenId)";
 
-	/** Which of these listener sessions are gone. */
-	static final String LISTENERS_GONE = """
-			select gone.pid from unnest(cast(:pids as int[])) as gone(pid)
-			where not exists (select 1 from %s where l.pid = gone.pid)
+	/**
+	 * Which of these listener sessions no longer need to confirm: gone, or their round
+	 * trips recorded that they acted on every notification sent before {@code :at}.
+	 */
+	static final String LISTENERS_SETTLED = """
+			select s.pid from unnest(cast(:pids as int[])) as s(pid)
+			where not exists (select 1 from %1$s where l.pid = s.pid)
+			    or exists (select 1 from %1$s where l.pid = s.pid and l.confirmed_through >= :at)
 			""".formatted(ListenerSessions.REGISTERED);
 
 	/** Only ever listener sessions of this database, whatever pids are passed. */
@@ -127,20 +136,28 @@ class Tokens {
 
 	/**
 	 * In a transaction: announces the revocation on {@value TokenMemory#REVOKED_CHANNEL}
-	 * (sent when it commits) and answers the listener sessions that will hear it.
+	 * (sent when it commits).
 	 */
-	Set<Integer> announceRevocation(UUID tokenId) {
-		Set<Integer> listeners = new HashSet<>(this.jdbc.sql(LISTENER_SESSIONS).query(Integer.class).list());
+	void announceRevocation(UUID tokenId) {
 		this.jdbc.sql(ANNOUNCE_REVOCATION)
 			.param("channel", TokenMemory.REVOKED_CHANNEL)
 			.param("tokenId", tokenId.toString())
 			.query((rs, n) -> 1)
 			.list();
-		return listeners;
 	}
 
-	Set<Integer> listenersGone(Set<Integer> pids) {
-		return new HashSet<>(this.jdbc.sql(LISTENERS_GONE).param("pids", pidArray(pids)).query(Integer.class).list());
+	/** After the announcement committed: the listener sessions, and a time after it. */
+	Listeners listeners() {
+		Timestamp at = this.jdbc.sql(NOW).query(Timestamp.class).single();
+		return new Listeners(new HashSet<>(this.jdbc.sql(LISTENER_SESSIONS).query(Integer.class).list()), at);
+	}
+
+	Set<Integer> listenersSettled(Set<Integer> pids, Timestamp at) {
+		return new HashSet<>(this.jdbc.sql(LISTENERS_SETTLED)
+			.param("pids", pidArray(pids))
+			.param("at", at)
+			.query(Integer.class)
+			.list());
 	}
 
 	void terminateListeners(Set<Integer> pids) {
@@ -164,6 +181,13 @@ class Tokens {
 		return new TokenRow(Rows.uuid(rs, "id"), rs.getString("name"), Role.fromWire(rs.getString("role")),
 				rs.getString("worker_id"), Rows.instant(rs, "created_at"), Rows.instant(rs, "last_used_at"),
 				Rows.instant(rs, "revoked_at"));
+	}
+
+	/**
+	 * The listener sessions a revocation waits for, and a time on the database's clock
+	 * after it committed.
+	 */
+	record Listeners(Set<Integer> pids, Timestamp at) {
 	}
 
 	/** A token as listed: never its secret, which is not stored. */

@@ -12,6 +12,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -23,6 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ListenerRoundTripTests extends HostileTest {
 
 	private static ServiceInstance second;
+
+	@Autowired
+	private TokenMemory memory;
 
 	@BeforeAll
 	static void startSecondInstance() {
@@ -59,6 +64,25 @@ class ListenerRoundTripTests extends HostileTest {
 			}
 			// Read from the table instead: a good token still works.
 			assertThat(as(second.api(), kept).get("/items").status()).isEqualTo(200);
+			stall.rollback();
+		}
+	}
+
+	@Test
+	void aRevokerWhoseOwnListenerIsDownDisconnectsNoHealthyListener() throws Exception {
+		Issued token = issue("revoked-by-a-deaf-instance", "operator", null);
+		seenWorking(second.api(), token);
+		int secondListener = second.bean(TokenMemory.class).listenerPid();
+		try (Connection stall = stall(this.memory.listenerPid())) {
+			long start = System.nanoTime();
+			revoke(token);
+			assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+				.as("confirmed through the database, without the deadline for silent instances")
+				.isLessThan(4_000L);
+			assertThat(second.bean(TokenMemory.class).listenerPid()).as("the other instance's listener, untouched")
+				.isEqualTo(secondListener);
+			assertThat(as(second.api(), token).get("/items").status()).isEqualTo(401);
+			assertThat(as(this.api, token).get("/items").status()).isEqualTo(401);
 			stall.rollback();
 		}
 	}
