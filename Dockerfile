@@ -11,11 +11,18 @@ FROM eclipse-temurin:25-jdk AS build
 WORKDIR /src
 # The build definition first, so that its dependencies are a layer of their own that code
 # changes do not invalidate.
+# Every module's build definition must be there, or Maven refuses the reactor; the service's
+# build pulls in the client and the example agent (its tests use them), so their main sources
+# come too.
 COPY mvnw pom.xml ./
 COPY .mvn/ .mvn/
 COPY service/pom.xml service/
+COPY client/pom.xml client/
+COPY examples/pom.xml examples/
 RUN --mount=type=cache,target=/root/.m2 \
     ./mvnw -B -q -pl service -am dependency:go-offline -Djacoco.skip=true
+COPY client/src/main/ client/src/main/
+COPY examples/src/main/ examples/src/main/
 COPY service/src/ service/src/
 # The tests run in CI (./mvnw verify), not in the image build (their sources are not even sent).
 RUN --mount=type=cache,target=/root/.m2 \

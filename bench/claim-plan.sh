@@ -20,7 +20,7 @@ throwaway_database workgraph_plan
 
 statement=CLAIM_NEXT_READY
 [[ -n "${QUEUES:-}" ]] && statement=CLAIM_NEXT_READY_IN_QUEUES
-service_statement dev.workgraph.lease.Claims "$statement" > "$work/claim.sql"
+service_statement dev.workgraph.lease.claim.Claims "$statement" > "$work/claim.sql"
 
 createdb "$db"
 apply_migrations "$db"

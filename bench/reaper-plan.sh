@@ -27,7 +27,7 @@ throwaway_database wgbench_reaper_plan
 
 # The statement's class and field as bench/statements.properties does not list them (the reaper is
 # not a throughput path); adjust here if the service renames them.
-reaper_class=${REAPER_CLASS:-dev.workgraph.lease.ExpiredLeases}
+reaper_class=${REAPER_CLASS:-dev.workgraph.lease.expiry.ExpiredLeases}
 reaper_field=${REAPER_FIELD:-REAP_EXPIRED}
 service_statement "$reaper_class" "$reaper_field" | sed -e "s/:batchSize/\$1/g" > "$work/reap.sql"
 

@@ -10,6 +10,7 @@ import org.springframework.stereotype.Repository;
 import org.springframework.web.bind.annotation.RestController;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -31,7 +32,8 @@ class ArchitectureTests {
 
 	/** What every feature may use, and which uses none of them. */
 	private static final String[] SHARED = { "dev.workgraph.model..", "dev.workgraph.problem..",
-			"dev.workgraph.input..", "dev.workgraph.support..", "dev.workgraph.database..", "dev.workgraph.metrics.." };
+			"dev.workgraph.validation..", "dev.workgraph.sql..", "dev.workgraph.database..",
+			"dev.workgraph.metrics.." };
 
 	@Test
 	void packagesDoNotDependOnEachOtherInCycles() {
@@ -92,6 +94,62 @@ class ArchitectureTests {
 			.dependOnClassesThat()
 			.resideInAnyPackage("dev.workgraph.item..", "dev.workgraph.lease..", "dev.workgraph.attention..",
 					"dev.workgraph.audit..", "dev.workgraph.view..", "dev.workgraph.web..")
+			.check(SERVICE);
+	}
+
+	/**
+	 * The batching machinery serves whatever it is given: it knows no feature and may use
+	 * only the problem answers.
+	 */
+	@Test
+	void batchingKnowsNoFeature() {
+		classes().that()
+			.resideInAPackage("dev.workgraph.batching..")
+			.should()
+			.onlyDependOnClassesThat(resideOutsideOfPackage("dev.workgraph..")
+				.or(resideInAnyPackage("dev.workgraph.batching..", "dev.workgraph.problem..")))
+			.check(SERVICE);
+	}
+
+	/**
+	 * The rooms of {@code lease}: the root (fencing, history, holders) is what they share
+	 * and depends on none of them; claiming and expiry stand on the root alone; ending
+	 * uses claiming (a completion may claim next).
+	 */
+	@Test
+	void theLeaseRootDependsOnNoRoomOfLease() {
+		noClasses().that()
+			.resideInAPackage("dev.workgraph.lease")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.workgraph.lease.claim..", "dev.workgraph.lease.ending..",
+					"dev.workgraph.lease.expiry..")
+			.check(SERVICE);
+	}
+
+	@Test
+	void claimingAndExpiryDependOnNoOtherRoomOfLease() {
+		noClasses().that()
+			.resideInAPackage("dev.workgraph.lease.claim..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.workgraph.lease.ending..", "dev.workgraph.lease.expiry..")
+			.check(SERVICE);
+		noClasses().that()
+			.resideInAPackage("dev.workgraph.lease.expiry..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.workgraph.lease.claim..", "dev.workgraph.lease.ending..")
+			.check(SERVICE);
+	}
+
+	@Test
+	void otherFeaturesUseNoRoomOfLeaseButExpiry() {
+		noClasses().that()
+			.resideOutsideOfPackage("dev.workgraph.lease..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.workgraph.lease.claim..", "dev.workgraph.lease.ending..")
 			.check(SERVICE);
 	}
 

@@ -14,10 +14,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-
 import javax.sql.DataSource;
 
-import dev.workgraph.support.OneRoundTrip;
+import dev.workgraph.sql.OneRoundTrip;
 import dev.workgraph.testing.RepositoryRoot;
 import dev.workgraph.testing.ServiceTest;
 import org.junit.jupiter.api.BeforeEach;

@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.workgraph.testing.RepositoryRoot;
 import org.junit.jupiter.api.Test;
@@ -65,6 +67,12 @@ class ContainerFilesTests {
 			})
 			.toList();
 		assertThat(sources).contains("mvnw", "pom.xml", "service/src/");
+		// Maven refuses a reactor whose module directories are missing, even with -pl.
+		String parent = Files.readString(ROOT.resolve("pom.xml"));
+		Matcher module = Pattern.compile("<module>([^<]+)</module>").matcher(parent);
+		while (module.find()) {
+			assertThat(sources).as("the image build copies every module's pom").contains(module.group(1) + "/pom.xml");
+		}
 		for (String source : sources) {
 			assertThat(ROOT.resolve(source)).as("COPY source").exists();
 			assertThat(ignore).as(".dockerignore lets " + source + " through").contains("!" + source);

@@ -1,6 +1,6 @@
 package dev.workgraph.access;
 
-import dev.workgraph.support.Transactions;
+import dev.workgraph.sql.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

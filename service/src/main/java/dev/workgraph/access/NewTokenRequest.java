@@ -1,6 +1,6 @@
 package dev.workgraph.access;
 
-import dev.workgraph.input.Text;
+import dev.workgraph.validation.Text;
 import jakarta.validation.constraints.NotNull;
 
 /**

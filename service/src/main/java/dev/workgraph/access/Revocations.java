@@ -7,7 +7,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import dev.workgraph.support.Transactions;
+import dev.workgraph.sql.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

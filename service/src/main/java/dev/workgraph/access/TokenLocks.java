@@ -3,14 +3,14 @@ package dev.workgraph.access;
 import java.util.UUID;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.stereotype.Component;
+import org.springframework.stereotype.Repository;
 
 /**
  * Lets a change made for a token long after the token was checked (a long-poll claim that
  * waited) be made only while the token holds: checked again in the change's own
  * transaction, right before it writes.
  */
-@Component
+@Repository
 public class TokenLocks {
 
 	/**

@@ -9,8 +9,8 @@ import java.util.Set;
 import java.util.UUID;
 
 import dev.workgraph.model.Rows;
-import dev.workgraph.support.ListenerSessions;
-import dev.workgraph.support.SqlArrays;
+import dev.workgraph.sql.ListenerSessions;
+import dev.workgraph.sql.SqlArrays;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -98,7 +98,7 @@ class Tokens {
 
 	TokenRow insert(String name, Role role, String workerId, byte[] secretHash) {
 		return this.jdbc.sql(INSERT)
-			.param("id", dev.workgraph.support.Uuid7.next())
+			.param("id", dev.workgraph.sql.Uuid7.next())
 			.param("name", name)
 			.param("role", role.wire())
 			.param("workerId", workerId)

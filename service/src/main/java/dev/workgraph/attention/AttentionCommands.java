@@ -9,8 +9,8 @@ import dev.workgraph.item.CancellationParticipant;
 import dev.workgraph.item.Readiness;
 import dev.workgraph.lease.Fencing;
 import dev.workgraph.model.LeaseOutcome;
-import dev.workgraph.support.Transactions;
-import dev.workgraph.support.Uuid7;
+import dev.workgraph.sql.Transactions;
+import dev.workgraph.sql.Uuid7;
 
 import org.springframework.stereotype.Service;
 

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.UUID;
 
 import dev.workgraph.access.Caller;
-import dev.workgraph.input.Json;
 import dev.workgraph.lease.LeaseHolders;
 import dev.workgraph.model.AttentionStatus;
 import dev.workgraph.problem.InvalidRequest;
+import dev.workgraph.validation.Json;
 import dev.workgraph.view.AttentionRequestView;
 import dev.workgraph.view.AttentionRequestViews;
 import dev.workgraph.view.Page;

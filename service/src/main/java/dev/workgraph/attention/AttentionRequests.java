@@ -6,7 +6,7 @@ import java.util.UUID;
 
 import dev.workgraph.lease.Fencing;
 import dev.workgraph.model.Rows;
-import dev.workgraph.support.SqlArrays;
+import dev.workgraph.sql.SqlArrays;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;

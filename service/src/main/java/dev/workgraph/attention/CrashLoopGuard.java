@@ -7,11 +7,11 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import dev.workgraph.item.BlockerDelta;
-import dev.workgraph.lease.ExpiredLease;
-import dev.workgraph.lease.ExpiryListener;
 import dev.workgraph.lease.LeaseProperties;
+import dev.workgraph.lease.expiry.ExpiredLease;
+import dev.workgraph.lease.expiry.ExpiryListener;
 import dev.workgraph.metrics.AfterCommit;
-import dev.workgraph.support.Uuid7;
+import dev.workgraph.sql.Uuid7;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import tools.jackson.databind.json.JsonMapper;

@@ -1,7 +1,7 @@
 package dev.workgraph.attention;
 
-import dev.workgraph.input.CompactJson;
-import dev.workgraph.input.Text;
+import dev.workgraph.validation.CompactJson;
+import dev.workgraph.validation.Text;
 import jakarta.validation.constraints.NotNull;
 import tools.jackson.databind.JsonNode;
 

@@ -3,8 +3,8 @@ package dev.workgraph.item;
 import java.util.List;
 import java.util.UUID;
 
-import dev.workgraph.input.CompactJson;
-import dev.workgraph.input.Text;
+import dev.workgraph.validation.CompactJson;
+import dev.workgraph.validation.Text;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;

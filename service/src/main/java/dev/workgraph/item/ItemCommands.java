@@ -8,10 +8,10 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 
-import dev.workgraph.input.Json;
-import dev.workgraph.support.Transactions;
-import dev.workgraph.support.Uuid7;
 import dev.workgraph.model.ItemStatus;
+import dev.workgraph.sql.Transactions;
+import dev.workgraph.sql.Uuid7;
+import dev.workgraph.validation.Json;
 
 import org.springframework.stereotype.Service;
 

@@ -10,13 +10,13 @@ import java.util.UUID;
 
 import dev.workgraph.access.Caller;
 import dev.workgraph.access.Forbidden;
-import dev.workgraph.problem.InvalidRequest;
-import dev.workgraph.input.TextRules;
 import dev.workgraph.model.ItemStatus;
+import dev.workgraph.problem.InvalidRequest;
+import dev.workgraph.validation.TextRules;
 import dev.workgraph.view.DependencyView;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
-import dev.workgraph.model.LeaseView;
+import dev.workgraph.view.LeaseView;
 import dev.workgraph.view.LeaseViews;
 import dev.workgraph.view.Page;
 import dev.workgraph.web.RequestBodies;

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.workgraph.access.Revocations;
 import dev.workgraph.access.TokenMemory;
-import dev.workgraph.support.ListenerSessions;
+import dev.workgraph.sql.ListenerSessions;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;

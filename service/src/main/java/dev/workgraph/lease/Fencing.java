@@ -11,13 +11,13 @@ import java.util.UUID;
 import dev.workgraph.item.LockedItem;
 import dev.workgraph.model.ItemRow;
 import dev.workgraph.model.LeaseOutcome;
-import dev.workgraph.model.LeaseRows;
-import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
-import dev.workgraph.support.LogContext;
-import dev.workgraph.support.OneRoundTrip;
+import dev.workgraph.sql.LogContext;
+import dev.workgraph.sql.OneRoundTrip;
 import dev.workgraph.view.ItemView;
 import dev.workgraph.view.ItemViews;
+import dev.workgraph.view.LeaseRows;
+import dev.workgraph.view.LeaseView;
 
 import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.jdbc.core.RowMapper;
@@ -54,7 +54,7 @@ public class Fencing {
 	 * filtered it on the id: every active lease for every lookup. The LIMIT keeps the
 	 * lookup from being merged into the join.
 	 */
-	static String leaseByKey(String id) {
+	public static String leaseByKey(String id) {
 		return "(select * from leases where id = " + id + " limit 1)";
 	}
 
@@ -274,7 +274,7 @@ public class Fencing {
 	 * nothing and wrote nothing, unless a renewal that started earlier committed in
 	 * between; the rejection thrown then rolls that back too.
 	 */
-	Completion complete(UUID leaseId, long epoch, String result) {
+	public Completion complete(UUID leaseId, long epoch, String result) {
 		Map<String, Object> params = guard(leaseId, epoch);
 		params.put("result", result);
 		Completion completion = lockedThen(COMPLETE_IF_CURRENT, Fencing::completion, params, leaseId, epoch);
@@ -296,7 +296,7 @@ public class Fencing {
 	 * {@link BatchFencing#COMPLETE_ALL_IF_CURRENT_WITH_ITEMS}); null when it completed
 	 * nothing.
 	 */
-	static ItemView completedItem(ResultSet rs, int n) throws SQLException {
+	public static ItemView completedItem(ResultSet rs, int n) throws SQLException {
 		// The item ended its lease: its view shows none.
 		return rs.getBoolean("completed") ? ItemViews.viewWithParts(ItemRow.map(rs, n), rs, null) : null;
 	}
@@ -346,7 +346,7 @@ public class Fencing {
 	 * completed (else its open children or unmet dependencies), its parent and
 	 * dependents.
 	 */
-	record Completion(LeaseView lease, boolean completed, UUID parentId, int openChildren, int unmetDependencies,
+	public record Completion(LeaseView lease, boolean completed, UUID parentId, int openChildren, int unmetDependencies,
 			List<UUID> dependents, ItemView item) {
 	}
 

@@ -5,7 +5,7 @@ package dev.workgraph.lease;
  * deleted and written, once and with its outcome, to the append-only
  * {@code lease_history}, in the same statement.
  */
-final class LeaseHistory {
+public final class LeaseHistory {
 
 	private LeaseHistory() {
 	}
@@ -19,7 +19,7 @@ final class LeaseHistory {
 	 * @param outcome the outcome (see {@link dev.workgraph.model.LeaseOutcome}), likewise
 	 * @param reason the reason, likewise
 	 */
-	static String endAndRecord(String which, String endedAt, String outcome, String reason) {
+	public static String endAndRecord(String which, String endedAt, String outcome, String reason) {
 		return """
 				ended as (
 				    delete from leases l %s

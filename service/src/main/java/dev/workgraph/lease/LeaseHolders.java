@@ -53,7 +53,7 @@ public class LeaseHolders {
 	}
 
 	/** Remembers the worker of a lease this instance has just granted. */
-	void granted(UUID leaseId, String workerId) {
+	public void granted(UUID leaseId, String workerId) {
 		this.holders.put(leaseId, workerId);
 	}
 
@@ -65,7 +65,7 @@ public class LeaseHolders {
 	 * 1,300 items/s) until a full collection clears it. The rarer endings (expiry,
 	 * decomposition) are left to the size bound.
 	 */
-	void ended(UUID leaseId) {
+	public void ended(UUID leaseId) {
 		this.holders.invalidate(leaseId);
 	}
 

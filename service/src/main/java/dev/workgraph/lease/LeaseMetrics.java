@@ -61,7 +61,7 @@ public class LeaseMetrics {
 	}
 
 	/** A claim was granted an item of this queue. */
-	void claimGranted(String queue) {
+	public void claimGranted(String queue) {
 		this.granted.computeIfAbsent(this.queueTags.of(queue), (tag) -> claims(tag, "granted")).increment();
 	}
 
@@ -69,7 +69,7 @@ public class LeaseMetrics {
 	 * A claim found nothing ready: counted under its queue when it named exactly one,
 	 * else under {@code (any)}, so that the counts add up to the number of claims.
 	 */
-	void claimEmpty(List<String> queues) {
+	public void claimEmpty(List<String> queues) {
 		String tag = (queues != null && queues.size() == 1) ? this.queueTags.of(queues.getFirst()) : QueueTags.ANY;
 		this.empty.computeIfAbsent(tag, (t) -> claims(t, "empty")).increment();
 	}

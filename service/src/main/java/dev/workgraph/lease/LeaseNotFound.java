@@ -6,9 +6,9 @@ import dev.workgraph.problem.ProblemCode;
 import dev.workgraph.problem.RequestRejected;
 
 /** No lease, active or ended, has this id. */
-class LeaseNotFound extends RequestRejected {
+public class LeaseNotFound extends RequestRejected {
 
-	LeaseNotFound(UUID leaseId) {
+	public LeaseNotFound(UUID leaseId) {
 		super(ProblemCode.NOT_FOUND, "Lease " + leaseId + " does not exist");
 		with("leaseId", leaseId);
 	}

@@ -2,6 +2,8 @@ package dev.workgraph.lease;
 
 import java.time.Duration;
 
+import dev.workgraph.problem.InvalidRequest;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -37,6 +39,21 @@ public record LeaseProperties(@DefaultValue("300") int defaultSeconds, @DefaultV
 		if (maxConsecutiveExpirations < 1) {
 			throw new IllegalArgumentException("workgraph.lease.max-consecutive-expirations must be at least 1");
 		}
+	}
+
+	/**
+	 * The length of a lease asked for ({@code null}: the default). A {@code Long} so that
+	 * any length a client may plausibly send is judged against the configured bounds, not
+	 * refused for not fitting an {@code int}.
+	 */
+	public int leaseSeconds(Long requested) {
+		if (requested == null) {
+			return this.defaultSeconds;
+		}
+		if (requested < 1 || requested > this.maxSeconds) {
+			throw new InvalidRequest("leaseSeconds", "must be between 1 and " + this.maxSeconds);
+		}
+		return requested.intValue();
 	}
 
 }

@@ -1,5 +1,6 @@
 /**
- * The model both sides share: an item's status and row, a lease's shape and outcome,
- * attention request states, and how their columns are read. Depends on no feature.
+ * The values both sides share, below both: an item's status and row, a lease's outcome,
+ * attention request states, and how their columns are read and written on the wire.
+ * Depends on no other package.
  */
 package dev.workgraph.model;

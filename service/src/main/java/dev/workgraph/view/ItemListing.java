@@ -8,7 +8,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import dev.workgraph.model.ItemStatus;
-import dev.workgraph.support.SqlArrays;
+import dev.workgraph.sql.SqlArrays;
 import dev.workgraph.view.ItemViews.ItemFilter;
 
 /**

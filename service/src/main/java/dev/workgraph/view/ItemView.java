@@ -6,7 +6,6 @@ import java.util.UUID;
 
 import dev.workgraph.model.Blockers;
 import dev.workgraph.model.ItemStatus;
-import dev.workgraph.model.LeaseView;
 import tools.jackson.databind.annotation.JsonSerialize;
 
 /**

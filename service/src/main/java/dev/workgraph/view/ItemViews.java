@@ -14,11 +14,9 @@ import java.util.UUID;
 
 import dev.workgraph.model.ItemRow;
 import dev.workgraph.model.ItemStatus;
-import dev.workgraph.model.LeaseRows;
-import dev.workgraph.model.LeaseView;
 import dev.workgraph.model.Rows;
-import dev.workgraph.support.GenericPlans;
-import dev.workgraph.support.SqlArrays;
+import dev.workgraph.sql.GenericPlans;
+import dev.workgraph.sql.SqlArrays;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 

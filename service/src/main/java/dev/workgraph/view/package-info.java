@@ -1,6 +1,6 @@
 /**
- * The read side only: the JSON shapes of items and attention requests that endpoints
- * return, the queries that assemble them, and lease reads. It depends on no feature that
- * writes; what it shares with them is in {@code model}.
+ * The read side: the JSON shapes that endpoints answer with (items, leases, attention
+ * requests, queues, pages) and the queries that assemble them. It depends on no feature
+ * that writes; the values it shares with them are in {@code model}.
  */
 package dev.workgraph.view;

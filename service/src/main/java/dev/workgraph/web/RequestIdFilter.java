@@ -5,8 +5,8 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.workgraph.support.LogContext;
-import dev.workgraph.support.Uuid7;
+import dev.workgraph.sql.LogContext;
+import dev.workgraph.sql.Uuid7;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.workgraph.support.Transactions;
+import dev.workgraph.sql.Transactions;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Concurrently;
 import org.junit.jupiter.api.Test;

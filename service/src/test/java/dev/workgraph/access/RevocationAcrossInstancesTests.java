@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.workgraph.support.ListenerSessions;
+import dev.workgraph.sql.ListenerSessions;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Concurrently;
 import dev.workgraph.testing.ServiceInstance;

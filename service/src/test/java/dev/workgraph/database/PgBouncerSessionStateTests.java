@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.workgraph.support.GenericPlans;
-import dev.workgraph.support.OneRoundTrip;
+import dev.workgraph.sql.GenericPlans;
+import dev.workgraph.sql.OneRoundTrip;
 import dev.workgraph.testing.PgBouncer;
 import dev.workgraph.testing.TestDatabase;
 import org.junit.jupiter.api.AfterAll;

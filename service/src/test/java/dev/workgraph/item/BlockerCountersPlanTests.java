@@ -3,7 +3,7 @@ package dev.workgraph.item;
 import java.util.Collections;
 import java.util.List;
 
-import dev.workgraph.support.LocalSettings;
+import dev.workgraph.sql.LocalSettings;
 import dev.workgraph.testing.LeaseTestSupport;
 import dev.workgraph.testing.QueryPlans;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.workgraph.lease.LeaseReaper;
+import dev.workgraph.lease.expiry.LeaseReaper;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Database;
 import org.junit.jupiter.api.Test;

@@ -94,7 +94,7 @@ class LeaseConcurrencyTests extends LeaseTestSupport {
 					Api.Response claimed = this.api.post("/claims",
 							Map.of("workerId", "worker-" + worker, "queues", List.of(work)));
 					if (claimed.status() == 204) {
-						sleep(5);
+						Concurrently.sleep(5);
 						continue;
 					}
 					if (claimed.status() != 201) {
@@ -186,12 +186,12 @@ class LeaseConcurrencyTests extends LeaseTestSupport {
 			if (i == leases) {
 				while (racing.get() > 0) {
 					reaped.addAndGet(reap());
-					sleep(2);
+					Concurrently.sleep(2);
 				}
 				return null;
 			}
 			long at = expiry + TimeUnit.MILLISECONDS.toNanos(ThreadLocalRandom.current().nextLong(-700, 700));
-			sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(at - System.nanoTime())));
+			Concurrently.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(at - System.nanoTime())));
 			try {
 				return (i % 2 == 0) ? complete(claims.get(i), Map.of("i", i)) : renew(claims.get(i), 600);
 			}
@@ -199,7 +199,7 @@ class LeaseConcurrencyTests extends LeaseTestSupport {
 				racing.decrementAndGet();
 			}
 		});
-		sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(expiry - System.nanoTime()) + 10));
+		Concurrently.sleep(Math.max(0, TimeUnit.NANOSECONDS.toMillis(expiry - System.nanoTime()) + 10));
 		reaped.addAndGet(reap());
 		int expired = 0;
 		for (int i = 0; i < leases; i++) {
@@ -338,16 +338,6 @@ class LeaseConcurrencyTests extends LeaseTestSupport {
 			responses.forEach((response) -> answers.add(String.valueOf(response.status())));
 		}
 		assertThat(answers).containsOnly("201");
-	}
-
-	static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
 	}
 
 }

@@ -3,6 +3,8 @@ package dev.workgraph.lease;
 import java.util.List;
 import java.util.UUID;
 
+import dev.workgraph.lease.claim.Claims;
+import dev.workgraph.lease.ending.BatchFencing;
 import dev.workgraph.testing.MigratedDatabase;
 import dev.workgraph.testing.QueryPlans;
 import org.assertj.core.api.SoftAssertions;

@@ -4,6 +4,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
+import dev.workgraph.lease.claim.Claims;
+import dev.workgraph.lease.claim.KeyLookups;
+import dev.workgraph.lease.ending.BatchFencing;
+import dev.workgraph.lease.expiry.ExpiredLeases;
 import dev.workgraph.testing.LeaseTestSupport;
 import dev.workgraph.testing.QueryPlans;
 import org.junit.jupiter.api.Test;

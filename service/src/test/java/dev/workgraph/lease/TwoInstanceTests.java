@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.IntStream;
 
 import dev.workgraph.WorkGraphApplication;
+import dev.workgraph.lease.expiry.LeaseReaper;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Concurrently;
 import dev.workgraph.testing.LeaseTestSupport;

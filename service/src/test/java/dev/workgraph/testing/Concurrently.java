@@ -75,4 +75,15 @@ public final class Concurrently {
 		});
 	}
 
+	/** Sleeps; an interrupt fails the test. */
+	public static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
 }

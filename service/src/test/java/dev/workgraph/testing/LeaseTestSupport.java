@@ -15,7 +15,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 
-import dev.workgraph.lease.LeaseReaper;
+import dev.workgraph.lease.expiry.LeaseReaper;
 import org.junit.jupiter.api.AfterEach;
 import tools.jackson.databind.JsonNode;
 

@@ -8,7 +8,7 @@ import dev.workgraph.client.worker.Backoff;
 import dev.workgraph.client.worker.ItemHandler;
 import dev.workgraph.client.worker.Worker;
 import dev.workgraph.item.ReadyWaiters;
-import dev.workgraph.lease.LeaseReaper;
+import dev.workgraph.lease.expiry.LeaseReaper;
 import dev.workgraph.testing.ServiceTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

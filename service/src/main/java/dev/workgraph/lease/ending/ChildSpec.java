@@ -1,0 +1,24 @@
+package dev.workgraph.lease.ending;
+
+import java.util.List;
+
+import dev.workgraph.item.QueueNames;
+import dev.workgraph.validation.CompactJson;
+import dev.workgraph.validation.Text;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+import org.hibernate.validator.constraints.Range;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One child in a decompose request. {@code dependsOn} entries are sibling keys or
+ * existing item ids; {@code priority} and {@code queue} default to the parent's.
+ */
+record ChildSpec(@NotNull @Text(min = 1, max = 100) String key, @NotNull @Text(min = 1, max = 500) String title,
+		@Text(max = 100_000) String description, @Range(min = -1000, max = 1000) Integer priority,
+		@Pattern(regexp = QueueNames.PATTERN, message = QueueNames.MESSAGE) String queue,
+		@CompactJson JsonNode metadata,
+		@Size(max = 1000, message = "must list at most 1000 dependencies") List<@NotNull @Text(min = 1,
+				max = 100) String> dependsOn) {
+}

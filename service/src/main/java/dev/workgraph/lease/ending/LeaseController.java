@@ -1,0 +1,83 @@
+package dev.workgraph.lease.ending;
+
+import java.util.UUID;
+
+import dev.workgraph.access.Caller;
+import dev.workgraph.lease.LeaseAndItem;
+import dev.workgraph.lease.LeaseHolders;
+import dev.workgraph.view.LeaseView;
+import jakarta.validation.Valid;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+@RequestMapping("/leases/{leaseId}")
+class LeaseController {
+
+	private final LeaseCommands leases;
+
+	private final Decomposition decomposition;
+
+	private final LeaseHolders holders;
+
+	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders) {
+		this.leases = leases;
+		this.decomposition = decomposition;
+		this.holders = holders;
+	}
+
+	@GetMapping
+	LeaseView get(@PathVariable UUID leaseId) {
+		LeaseView lease = this.leases.lease(leaseId);
+		Caller.requireActingAs(lease.workerId(), "read lease " + leaseId + " of another worker");
+		return lease;
+	}
+
+	@PostMapping("/renew")
+	LeaseView renew(@PathVariable UUID leaseId, @Valid @RequestBody RenewRequest request) {
+		this.holders.requireCallerHolds(leaseId);
+		return this.leases.renew(leaseId, request.epoch(), request.leaseSeconds());
+	}
+
+	@PostMapping("/complete")
+	LeaseCommands.Completed complete(@PathVariable UUID leaseId, @Valid @RequestBody CompleteRequest request) {
+		this.holders.requireCallerHolds(leaseId);
+		LeaseCommands.Completed completed = (request.claimNext() == null)
+				? LeaseCommands.Completed.alone(this.leases.complete(leaseId, request.epoch(), request.result()))
+				: this.leases.completeAndClaim(leaseId, request.epoch(), request.result(), request.claimNext());
+		this.holders.ended(leaseId);
+		return completed;
+	}
+
+	@PostMapping("/release")
+	LeaseAndItem release(@PathVariable UUID leaseId, @Valid @RequestBody EndLeaseRequest request) {
+		this.holders.requireCallerHolds(leaseId);
+		LeaseAndItem released = this.leases.release(leaseId, request.epoch(), request.reason());
+		this.holders.ended(leaseId);
+		return released;
+	}
+
+	@PostMapping("/cancel")
+	LeaseAndItem cancel(@PathVariable UUID leaseId, @Valid @RequestBody EndLeaseRequest request) {
+		this.holders.requireCallerHolds(leaseId);
+		LeaseAndItem cancelled = this.leases.cancel(leaseId, request.epoch(), request.reason());
+		this.holders.ended(leaseId);
+		return cancelled;
+	}
+
+	@PostMapping("/decompose")
+	ResponseEntity<Decomposition.Decomposed> decompose(@PathVariable UUID leaseId,
+			@Valid @RequestBody DecomposeRequest request) {
+		this.holders.requireCallerHolds(leaseId);
+		return ResponseEntity.status(HttpStatus.CREATED)
+			.body(this.decomposition.decompose(leaseId, request.epoch(), request.children(), request.reason()));
+	}
+
+}
