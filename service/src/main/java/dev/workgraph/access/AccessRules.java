@@ -53,6 +53,19 @@ class AccessRules {
 
 	private static final String ADMIN = "ADMIN";
 
+	/** Token management: admins. */
+	static final String[] ADMIN_PATHS = { "/tokens", "/tokens/**" };
+
+	/** Claims and everything done under a lease: workers (POST). */
+	static final String[] WORKER_POSTS = { "/claims", "/claims/batch", "/completions", "/leases/**" };
+
+	/** Reads a worker shares with operators (GET). */
+	static final String[] SHARED_READS = { "/leases/*", "/items/*", "/items/*/leases" };
+
+	/** The graph, the attention inbox, queues, actuator: operators and admins. */
+	static final String[] OPERATOR_PATHS = { "/items", "/items/**", "/attention-requests", "/attention-requests/**",
+			"/queues", "/queues/**", "/actuator", "/actuator/**" };
+
 	@Bean
 	SecurityFilterChain securityFilterChain(HttpSecurity http, AccessProperties properties, Tokens tokens,
 			TokenMemory memory) throws Exception {
@@ -81,19 +94,18 @@ class AccessRules {
 			.requestMatchers(HttpMethod.GET, "/console", "/console/**")
 			.permitAll()
 			// Admin: token management.
-			.requestMatchers("/tokens", "/tokens/**")
+			.requestMatchers(ADMIN_PATHS)
 			.hasRole(ADMIN)
 			// Workers: claims and everything done under a lease (only their own leases:
 			// checked by the lease feature).
-			.requestMatchers(HttpMethod.POST, "/claims", "/claims/batch", "/completions", "/leases/**")
+			.requestMatchers(HttpMethod.POST, WORKER_POSTS)
 			.hasRole(WORKER)
 			// Reads a worker shares with operators (a worker only its own leases and the
 			// items it holds or held: checked by the features).
-			.requestMatchers(HttpMethod.GET, "/leases/*", "/items/*", "/items/*/leases")
+			.requestMatchers(HttpMethod.GET, SHARED_READS)
 			.hasAnyRole(WORKER, OPERATOR)
 			// Operators (and admins): the graph, the attention inbox, queues, actuator.
-			.requestMatchers("/items", "/items/**", "/attention-requests", "/attention-requests/**", "/queues",
-					"/queues/**", "/actuator", "/actuator/**")
+			.requestMatchers(OPERATOR_PATHS)
 			.hasRole(OPERATOR)
 			.anyRequest()
 			.authenticated());
@@ -159,13 +171,12 @@ class AccessRules {
 	private static void unauthenticated(BearerTokenAuthenticationEntryPoint bearer, HttpServletRequest request,
 			HttpServletResponse response, AuthenticationException failure) throws IOException {
 		bearer.commence(request, response, failure);
-		writeProblem(response, ProblemCode.UNAUTHENTICATED,
-				"This request needs Authorization: Bearer <token> with a valid, unrevoked token");
+		writeProblem(response, ProblemCode.UNAUTHENTICATED, Refusals.unauthenticated(request, failure));
 	}
 
 	private static AccessDeniedHandler forbidden() {
 		return (request, response, denied) -> writeProblem(response, ProblemCode.FORBIDDEN,
-				"This token's role may not " + request.getMethod() + " " + request.getRequestURI());
+				Refusals.forbidden(request));
 	}
 
 	private static void writeProblem(HttpServletResponse response, ProblemCode code, String detail) throws IOException {
