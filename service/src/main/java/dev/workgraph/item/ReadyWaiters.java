@@ -56,8 +56,14 @@ public class ReadyWaiters {
 	 */
 	private final Map<Object, Long> ended = new HashMap<>();
 
+	/** Guarded by the lock: how many waits each owner has. */
+	private final Map<Object, Integer> waitsPerOwner = new HashMap<>();
+
+	private final int maxWaitsPerOwner;
+
 	ReadyWaiters(NotificationProperties properties) {
 		this.recheckNanos = properties.recheckInterval().toNanos();
+		this.maxWaitsPerOwner = properties.maxWaitingClaimsPerToken();
 	}
 
 	/**
@@ -209,6 +215,13 @@ public class ReadyWaiters {
 	private ArrayDeque<Waiter> join(QueueFilter filter, Waiter waiter) {
 		this.lock.lock();
 		try {
+			if (waiter.owner != null) {
+				int waits = this.waitsPerOwner.getOrDefault(waiter.owner, 0);
+				if (waits >= this.maxWaitsPerOwner) {
+					throw new TooManyWaitingClaims(this.maxWaitsPerOwner);
+				}
+				this.waitsPerOwner.put(waiter.owner, waits + 1);
+			}
 			ArrayDeque<Waiter> group = this.groups.computeIfAbsent(filter, (key) -> new ArrayDeque<>());
 			group.addLast(waiter);
 			// Register, then check: the new head checks before it first waits. Later
@@ -269,6 +282,9 @@ public class ReadyWaiters {
 		try {
 			boolean head = group.peekFirst() == waiter;
 			group.remove(waiter);
+			if (waiter.owner != null) {
+				this.waitsPerOwner.computeIfPresent(waiter.owner, (owner, waits) -> (waits > 1) ? waits - 1 : null);
+			}
 			if (group.isEmpty()) {
 				this.groups.remove(filter);
 			}

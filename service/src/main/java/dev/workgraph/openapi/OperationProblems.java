@@ -22,6 +22,7 @@ import static dev.workgraph.problem.ProblemCode.NOT_FOUND;
 import static dev.workgraph.problem.ProblemCode.OPEN_CHILDREN;
 import static dev.workgraph.problem.ProblemCode.PAYLOAD_TOO_LARGE;
 import static dev.workgraph.problem.ProblemCode.SERVICE_UNAVAILABLE;
+import static dev.workgraph.problem.ProblemCode.TOO_MANY_WAITING_CLAIMS;
 import static dev.workgraph.problem.ProblemCode.UNAUTHENTICATED;
 import static dev.workgraph.problem.ProblemCode.UNMET_DEPENDENCIES;
 import static dev.workgraph.problem.ProblemCode.UNSUPPORTED_MEDIA_TYPE;
@@ -67,8 +68,9 @@ final class OperationProblems {
 		// The console's queue backlogs
 		table.put("GET /queues", List.of());
 		// Claims and leases
-		table.put("POST /claims", List.of());
-		table.put("POST /claims/batch", List.of());
+		// A token with as many long-poll claims waiting as it may.
+		table.put("POST /claims", List.of(TOO_MANY_WAITING_CLAIMS));
+		table.put("POST /claims/batch", List.of(TOO_MANY_WAITING_CLAIMS));
 		// Each entry carries its own problem in the 200 answer; the request fails only as
 		// a whole.
 		table.put("POST /completions", List.of());
