@@ -3,6 +3,7 @@
 #
 #   bench/claim-plan.sh 1000000            # EXPLAIN (ANALYZE, BUFFERS) with 10^6 items, 1,000 of them ready
 #   QUEUES=default bench/claim-plan.sh 1000  # the claim with a queues filter (comma-separated names)
+#   CAP=100 bench/claim-plan.sh 1000000    # the ready items' queue capped at 100 leases, another paused
 #
 # Creates a throwaway database on the local PostgreSQL (PGHOST/PGPORT/PGUSER, default
 # 127.0.0.1:5432 postgres), applies the Flyway migrations with psql, bulk-loads N items
@@ -43,6 +44,11 @@ select id, queue, priority, ready_since,
 from ready;
 vacuum analyze work_items, ready_items;
 SQL
+if [[ -n "${CAP:-}" ]]; then
+	# The claim's admission of a capped queue (docs/adr/0019): lock, then count again.
+	psql -q -X -v ON_ERROR_STOP=1 -d "$db" -c "insert into queue_settings (name, paused, max_active_leases)
+		values ('default', false, $CAP), ('elsewhere', true, null)"
+fi
 
 # Named parameters become the prepared statement's parameters, typed as the service binds them.
 # The service runs the lone claim with its cached generic plan (GenericPlans: plan_cache_mode =

@@ -91,7 +91,10 @@ const id = (value) => encodeURIComponent(value);
 export const api = {
 	/** Checks a token (or none, when the service runs without security) with a cheap read. */
 	probe: (token) => request('GET', '/queues', undefined, token),
+	/** Who the session's token is: {id, name, role, workerId}. */
+	currentToken: () => call('GET', '/tokens/current'),
 	queues: () => call('GET', '/queues'),
+	changeQueue: (name, change) => call('PATCH', '/queues/' + id(name), change),
 	items: (filter) => call('GET', '/items' + query(filter)),
 	item: (itemId) => call('GET', '/items/' + id(itemId)),
 	dependents: (itemId, cursor) => call('GET', '/items/' + id(itemId) + '/dependents' + query({ limit: 100, cursor })),

@@ -47,7 +47,7 @@ function signInPage(message) {
 			await api.probe(value);
 			session.signIn(value);
 			token.value = '';
-			enter('signed in');
+			enter(await signedInAs());
 		}
 		catch (failure) {
 			error.hidden = false;
@@ -60,6 +60,17 @@ function signInPage(message) {
 	});
 	replace(main(), form);
 	token.focus();
+}
+
+/** Says as whom the session is signed in (the token's name and role), so a shared screen shows it. */
+async function signedInAs() {
+	try {
+		const me = await api.currentToken();
+		return me && me.name ? 'signed in as ' + me.name + ' (' + me.role + ')' : 'signed in';
+	}
+	catch {
+		return 'signed in';
+	}
 }
 
 function refusal(failure) {
@@ -136,7 +147,7 @@ async function start() {
 	const token = session.token();
 	try {
 		await api.probe(token);
-		enter(token ? 'signed in' : 'security is off: no sign-in needed');
+		enter(token ? await signedInAs() : 'security is off: no sign-in needed');
 	}
 	catch (failure) {
 		if (token) {

@@ -15,15 +15,22 @@ const PER_COLUMN = 10;
 const CHILD_COLUMNS = 5;
 const STATUSES = ['ready', 'blocked', 'leased', 'completed', 'cancelled'];
 
-function node(item, x, y, role) {
+function node(item, x, y, role, waitsFor = []) {
 	const status = STATUSES.includes(item.status) ? item.status : 'unknown';
+	const waits = waitsFor.length ? '; waits for ' + waitsFor.map((sibling) => sibling.title).join(', ') : '';
 	const body = [
-		s('title', {}, item.title + ' (' + status + ')'),
+		s('title', {}, item.title + ' (' + status + ')' + waits),
 		s('rect', { x, y, width: W, height: H, rx: 6, class: 'node status-' + status }),
 		s('text', { x: x + 10, y: y + 18, class: 'node-title' }, truncate(item.title, 25)),
 		s('text', { x: x + 10, y: y + 35, class: 'node-status' }, status),
 	];
 	const attributes = { class: 'graph-node ' + role, 'data-item-id': item.id, 'data-role': role, 'data-status': status };
+	if (waitsFor.length) {
+		// Siblings it waits for: how many on the node's bottom line, their titles in its tooltip
+		// and in the list of children (arrows between siblings would cross other nodes).
+		body.push(s('text', { x: x + W - 10, y: y + 35, class: 'node-waits', 'text-anchor': 'end' },
+			'waits for ' + waitsFor.length));
+	}
 	if (!isId(item.id)) {
 		return s('g', attributes, body);
 	}
@@ -31,7 +38,7 @@ function node(item, x, y, role) {
 }
 
 /** A labelled frame of nodes laid out in a grid, filled column by column or row by row. */
-function group(items, role, label, columns, byRow) {
+function group(items, role, label, columns, byRow, waitsFor = new Map()) {
 	const cols = Math.max(1, columns);
 	const rows = Math.max(1, Math.ceil(items.length / cols));
 	const width = PAD * 2 + cols * W + (cols - 1) * GAP;
@@ -43,7 +50,8 @@ function group(items, role, label, columns, byRow) {
 			const nodes = items.map((item, i) => {
 				const col = byRow ? i % cols : Math.floor(i / rows);
 				const row = byRow ? Math.floor(i / cols) : i % rows;
-				return node(item, x + PAD + col * (W + GAP), y + LABEL + PAD + row * (H + GAP), role);
+				return node(item, x + PAD + col * (W + GAP), y + LABEL + PAD + row * (H + GAP), role,
+					waitsFor.get(item.id) || []);
 			});
 			return s('g', { class: 'group ' + role },
 				s('rect', { x, y, width, height, rx: 8, class: 'frame' }),
@@ -57,14 +65,17 @@ function arrow(x1, y1, x2, y2) {
 	return s('line', { x1, y1, x2, y2, class: 'edge', 'marker-end': 'url(#arrow)' });
 }
 
-/** {item, parent (or null), dependencies, dependents, children} → an <svg>. */
-export function neighbourhood({ item, parent, dependencies, dependents, children }) {
+/**
+ * {item, parent (or null), dependencies, dependents, children, waitsFor (child id → the siblings it
+ * waits for)} → an <svg>.
+ */
+export function neighbourhood({ item, parent, dependencies, dependents, children, waitsFor = new Map() }) {
 	const left = dependents.length
 		? group(dependents, 'dependent', 'Needed by', Math.ceil(dependents.length / PER_COLUMN), false) : null;
 	const right = dependencies.length
 		? group(dependencies, 'dependency', 'Depends on', Math.ceil(dependencies.length / PER_COLUMN), false) : null;
 	const below = children.length
-		? group(children, 'child', 'Children', Math.min(CHILD_COLUMNS, children.length), true) : null;
+		? group(children, 'child', 'Children', Math.min(CHILD_COLUMNS, children.length), true, waitsFor) : null;
 
 	const sideHeight = Math.max(left ? left.height : 0, right ? right.height : 0, H);
 	const parentHeight = parent ? H + BAND : 0;

@@ -19,6 +19,34 @@ function linkedList(id, title, items, empty) {
 				itemLink(item.id, item.title), ' ', statusBadge(item.status)))));
 }
 
+/**
+ * The children, each with the siblings it waits for: the order among the steps of a plan,
+ * read from the children's own views (one page of up to 500).
+ */
+function childrenList(children, waitsFor) {
+	return h('section', { id: 'children', class: 'related' }, h('h2', {}, 'Children'),
+		children.length === 0 ? h('p', { class: 'muted' }, 'No children.')
+			: h('ul', {}, children.map((child) => {
+				const siblings = waitsFor.get(child.id) || [];
+				return h('li', { 'data-item-id': child.id }, itemLink(child.id, child.title), ' ', statusBadge(child.status),
+					siblings.length === 0 ? null : h('span', { class: 'waits-for muted', 'data-waits-for': siblings.map((sibling) => sibling.id).join(' ') },
+						' · waits for ', siblings.flatMap((sibling, i) => [i ? ', ' : '', itemLink(sibling.id, sibling.title)])));
+			})));
+}
+
+/** Child id → the siblings it depends on ({id, title}), from the children's views. */
+function siblingDependencies(children, childViews) {
+	const siblings = new Map(children.map((child) => [child.id, child]));
+	const waitsFor = new Map();
+	for (const view of childViews) {
+		const within = (view.dependsOn || []).filter((dependency) => siblings.has(dependency.id));
+		if (within.length) {
+			waitsFor.set(view.id, within.map((dependency) => siblings.get(dependency.id)));
+		}
+	}
+	return waitsFor;
+}
+
 function blockers(item) {
 	const b = item.blockers || {};
 	const reasons = [];
@@ -78,11 +106,14 @@ export function itemPage(container, id) {
 	const load = async () => {
 		try {
 			const item = await api.item(id);
-			const [dependents, leases, parent] = await Promise.all([
+			const children = item.children || [];
+			const [dependents, leases, parent, childPage] = await Promise.all([
 				api.dependents(id),
 				api.leases(id),
 				item.parentId ? api.item(item.parentId).catch(() => null) : Promise.resolve(null),
+				children.length ? api.items({ parentId: id, limit: 500 }).catch(() => null) : Promise.resolve(null),
 			]);
+			const waitsFor = siblingDependencies(children, childPage && Array.isArray(childPage.items) ? childPage.items : []);
 			if (!live) return;
 			const leaseList = Array.isArray(leases.leases) ? leases.leases : [];
 			const refresh = h('button', { type: 'button', id: 'refresh' }, 'Refresh');
@@ -115,7 +146,7 @@ export function itemPage(container, id) {
 				item.description ? h('section', {}, h('h2', {}, 'Description'), h('pre', { class: 'description' }, item.description)) : null,
 				h('section', {}, h('h2', {}, 'Neighbourhood'),
 					h('div', { class: 'graph-frame' }, neighbourhood({ item, parent, dependencies: item.dependsOn || [],
-						dependents: dependents.items, children: item.children || [] })),
+						dependents: dependents.items, children, waitsFor })),
 					dependents.nextCursor ? h('p', { class: 'muted' }, 'Only the first 100 dependents are shown.') : null),
 				h('div', { class: 'columns' },
 					h('section', { id: 'parent', class: 'related' }, h('h2', {}, 'Parent'),
@@ -123,7 +154,7 @@ export function itemPage(container, id) {
 							: h('p', { class: 'muted' }, 'None: a top-level item.')),
 					linkedList('dependencies', 'Depends on', item.dependsOn || [], 'No dependencies.'),
 					linkedList('dependents', 'Needed by', dependents.items, 'Nothing depends on it.'),
-					linkedList('children', 'Children', item.children || [], 'No children.')),
+					childrenList(children, waitsFor)),
 				requests(item, load),
 				timeline(leaseList),
 				h('section', {}, h('h2', {}, 'Metadata'), h('pre', { id: 'metadata', class: 'json' }, jsonText(item.metadata))),

@@ -1,4 +1,4 @@
-// Items: filters (status, queue, text in titles) in the URL's hash, keyset pages of 50.
+// Items, newest first: filters (status, queue, text in titles) in the URL's hash, keyset pages of 50.
 import { api } from './api.js';
 import { h, itemLink, replace, statusBadge, time } from './dom.js';
 
@@ -39,7 +39,8 @@ export function itemsPage(container, parameters) {
 	replace(container, h('h1', {}, 'Items'), form, results);
 
 	let live = true;
-	api.items({ status: filter.status, queue: filter.queue, q: filter.q, cursor: filter.cursor, limit: 50 })
+	api.items({ status: filter.status, queue: filter.queue, q: filter.q, cursor: filter.cursor, limit: 50,
+		order: 'newest' })
 		.then((page) => {
 			if (!live) return;
 			const rows = page.items.map((item) => h('tr', { 'data-item-id': item.id },
@@ -47,7 +48,7 @@ export function itemsPage(container, parameters) {
 				h('td', {}, statusBadge(item.status)),
 				h('td', {}, item.queue),
 				h('td', { class: 'number' }, String(item.priority)),
-				h('td', {}, time(item.createdAt))));
+				h('td', { class: 'when' }, time(item.createdAt))));
 			const navigation = h('p', { class: 'pages' },
 				filter.cursor ? h('a', { href: hashOf({ ...filter, cursor: '' }) }, 'First page') : null,
 				page.nextCursor ? h('a', { id: 'next-page', href: hashOf({ ...filter, cursor: page.nextCursor }) },
@@ -55,7 +56,7 @@ export function itemsPage(container, parameters) {
 			replace(results, rows.length === 0 ? h('p', { class: 'muted' }, 'No items match.')
 				: h('table', { class: 'list' },
 					h('thead', {}, h('tr', {}, ['Title', 'Status', 'Queue', 'Priority', 'Created'].map((name) =>
-						h('th', {}, name)))),
+						h('th', name === 'Created' ? { class: 'when' } : {}, name)))),
 					h('tbody', {}, rows)),
 				navigation);
 		})

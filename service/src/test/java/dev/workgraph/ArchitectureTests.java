@@ -1,5 +1,7 @@
 package dev.workgraph;
 
+import java.sql.DriverManager;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -82,6 +84,22 @@ class ArchitectureTests {
 			.dependOnClassesThat()
 			.resideInAnyPackage("dev.workgraph.item..", "dev.workgraph.lease..", "dev.workgraph.attention..",
 					"dev.workgraph.audit..", "dev.workgraph.view..", "dev.workgraph.access..")
+			.check(SERVICE);
+	}
+
+	/**
+	 * The MCP server reaches the features only through the HTTP API (docs/adr/0020), so
+	 * that a tool call is validated and fenced by the code that answers the same call
+	 * over HTTP.
+	 */
+	@Test
+	void theMcpServerUsesNoFeatureButAccess() {
+		noClasses().that()
+			.resideInAPackage("dev.workgraph.mcp..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.workgraph.item..", "dev.workgraph.lease..", "dev.workgraph.attention..",
+					"dev.workgraph.audit..", "dev.workgraph.view..", "dev.workgraph.web..")
 			.check(SERVICE);
 	}
 
@@ -174,6 +192,20 @@ class ArchitectureTests {
 			.should()
 			.dependOnClassesThat()
 			.areAssignableTo(JdbcClient.class)
+			.check(SERVICE);
+	}
+
+	/**
+	 * Besides the pool, the service opens one connection of its own: the listening
+	 * session, which must stay the same session for as long as it listens.
+	 */
+	@Test
+	void onlyTheListenerOpensConnectionsOutsideThePool() {
+		noClasses().that()
+			.resideOutsideOfPackage("dev.workgraph.notification..")
+			.should()
+			.dependOnClassesThat()
+			.areAssignableTo(DriverManager.class)
 			.check(SERVICE);
 	}
 

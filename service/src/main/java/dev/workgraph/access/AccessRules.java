@@ -93,12 +93,19 @@ class AccessRules {
 			.permitAll()
 			.requestMatchers(HttpMethod.GET, "/console", "/console/**")
 			.permitAll()
+			// Any token: who am I (the console shows it).
+			.requestMatchers(HttpMethod.GET, "/tokens/current")
+			.authenticated()
 			// Admin: token management.
 			.requestMatchers(ADMIN_PATHS)
 			.hasRole(ADMIN)
 			// Workers: claims and everything done under a lease (only their own leases:
 			// checked by the lease feature).
 			.requestMatchers(HttpMethod.POST, WORKER_POSTS)
+			.hasRole(WORKER)
+			// Workers: the MCP server (docs/mcp.md), whose sessions work as the token's
+			// worker through the calls above.
+			.requestMatchers("/mcp")
 			.hasRole(WORKER)
 			// Reads a worker shares with operators (a worker only its own leases and the
 			// items it holds or held: checked by the features).

@@ -20,8 +20,15 @@ import org.springframework.security.oauth2.core.OAuth2AuthenticatedPrincipal;
  * @param name the token's name, recorded as the author of changes
  * @param role what it may do
  * @param workerId the worker a worker token acts as, else null
+ * @param queues the only queues a worker token may claim from, null for every queue
  */
-public record Caller(UUID tokenId, String name, Role role, String workerId) implements OAuth2AuthenticatedPrincipal {
+public record Caller(UUID tokenId, String name, Role role, String workerId,
+		List<String> queues) implements OAuth2AuthenticatedPrincipal {
+
+	/** A caller whose claims are not limited to some queues. */
+	public Caller(UUID tokenId, String name, Role role, String workerId) {
+		this(tokenId, name, role, workerId, null);
+	}
 
 	/** The caller of the request this thread serves, if access control identified one. */
 	public static Optional<Caller> current() {
@@ -54,6 +61,28 @@ public record Caller(UUID tokenId, String name, Role role, String workerId) impl
 		if (worker.isPresent() && !worker.get().equals(workerId)) {
 			throw new Forbidden("This token acts as worker " + worker.get() + " and may not " + what);
 		}
+	}
+
+	/**
+	 * The queues a claim of the current caller takes from: {@code requested} (null for
+	 * every queue) when the caller's token is not limited to some queues; else its queues
+	 * when none are requested, and 403 {@code forbidden} when a requested queue is not
+	 * one of them.
+	 */
+	public static List<String> claimableQueues(List<String> requested) {
+		List<String> allowed = current().map(Caller::queues).orElse(null);
+		if (allowed == null) {
+			return requested;
+		}
+		if (requested == null) {
+			return allowed;
+		}
+		List<String> outside = requested.stream().filter((queue) -> !allowed.contains(queue)).distinct().toList();
+		if (!outside.isEmpty()) {
+			throw new Forbidden("This token may claim only from the queues " + String.join(", ", allowed)
+					+ ", not from " + String.join(", ", outside));
+		}
+		return requested;
 	}
 
 	@Override

@@ -2,11 +2,13 @@ package dev.workgraph.access;
 
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import dev.workgraph.notification.ChannelSubscriber;
 import dev.workgraph.sql.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +35,7 @@ import org.springframework.stereotype.Component;
  * only have read the token as revoked.
  */
 @Component
-public class Revocations {
+public class Revocations implements ChannelSubscriber {
 
 	/** Confirmations: the payload is {@code <listener pid>:<token id>}. */
 	public static final String FORGOTTEN_CHANNEL = "work_graph_token_forgotten";
@@ -202,6 +204,16 @@ public class Revocations {
 			}
 		}
 
+	}
+
+	@Override
+	public List<String> channels() {
+		return List.of(FORGOTTEN_CHANNEL);
+	}
+
+	@Override
+	public void notified(String channel, String payload, Session session) {
+		forgotten(payload);
 	}
 
 }

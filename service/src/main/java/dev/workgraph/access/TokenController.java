@@ -20,8 +20,9 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Token management (admins, see {@link AccessRules}). The secret is in the answer to
- * {@code POST /tokens} and nowhere else: not in the database, the listing or the log.
+ * Token management (admins, see {@link AccessRules}), and who the caller is (any token).
+ * The secret is in the answer to {@code POST /tokens} and nowhere else: not in the
+ * database, the listing or the log.
  */
 @RestController
 @RequestMapping("/tokens")
@@ -53,17 +54,34 @@ class TokenController {
 		if (role != Role.WORKER && request.workerId() != null) {
 			throw new InvalidRequest("workerId", "is only for worker tokens");
 		}
+		if (role != Role.WORKER && request.queues() != null) {
+			throw new InvalidRequest("queues", "is only for worker tokens");
+		}
+		List<String> queues = (request.queues() != null) ? request.queues().stream().distinct().toList() : null;
 		String secret = TokenSecrets.newSecret();
-		Tokens.TokenRow row = this.tokens.insert(request.name(), role, request.workerId(), TokenSecrets.hash(secret));
+		Tokens.TokenRow row = this.tokens.insert(request.name(), role, request.workerId(), queues,
+				TokenSecrets.hash(secret));
 		log.info("Token {} created for {} (role {}{}) by {}", row.id(), row.name(), role.wire(),
 				(row.workerId() != null) ? ", worker " + row.workerId() : "", Caller.currentName());
 		return ResponseEntity.created(URI.create("/tokens/" + row.id()))
-			.body(new IssuedToken(row.id(), row.name(), row.role(), row.workerId(), secret, row.createdAt()));
+			.body(new IssuedToken(row.id(), row.name(), row.role(), row.workerId(), row.queues(), secret,
+					row.createdAt()));
 	}
 
 	@GetMapping
 	TokenList list() {
 		return new TokenList(this.tokens.list());
+	}
+
+	/**
+	 * Who the caller is, for any token: the console says as whom one is signed in, and a
+	 * script can check which token it holds. Never the secret.
+	 */
+	@GetMapping("/current")
+	CurrentToken current() {
+		return Caller.current()
+			.map((caller) -> new CurrentToken(caller.tokenId(), caller.name(), caller.role(), caller.workerId()))
+			.orElseGet(() -> new CurrentToken(null, null, null, null));
 	}
 
 	@DeleteMapping("/{id}")
@@ -78,10 +96,18 @@ class TokenController {
 	}
 
 	/** The answer to {@code POST /tokens}: the only time the secret is shown. */
-	record IssuedToken(UUID id, String name, Role role, String workerId, String token, Instant createdAt) {
+	record IssuedToken(UUID id, String name, Role role, String workerId, List<String> queues, String token,
+			Instant createdAt) {
 	}
 
 	record TokenList(List<Tokens.TokenRow> tokens) {
+	}
+
+	/**
+	 * The answer to {@code GET /tokens/current}: every member null with access control
+	 * off, {@code id} null for the configured bootstrap token (it is no stored token).
+	 */
+	record CurrentToken(UUID id, String name, Role role, String workerId) {
 	}
 
 }

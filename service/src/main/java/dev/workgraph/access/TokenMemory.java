@@ -1,10 +1,13 @@
 package dev.workgraph.access;
 
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.workgraph.notification.ChannelSubscriber;
 
 import org.springframework.stereotype.Component;
 
@@ -28,7 +31,7 @@ import org.springframework.stereotype.Component;
  * forgetting happened since it began.
  */
 @Component
-public class TokenMemory {
+public class TokenMemory implements ChannelSubscriber {
 
 	/** The channel revocations are announced on; the payload is the token id, or '*'. */
 	public static final String REVOKED_CHANNEL = "work_graph_token_revoked";
@@ -94,13 +97,18 @@ public class TokenMemory {
 		}
 	}
 
+	@Override
+	public void listeningAs(int backendPid) {
+		this.listenerPid = backendPid;
+	}
+
 	/**
-	 * The listener (session {@code pid}) is connected, listening and registered:
-	 * revocations will be heard from now on.
+	 * The listener is connected, listening and registered: revocations will be heard from
+	 * now on.
 	 */
-	public void listening(int pid) {
+	@Override
+	public void listening() {
 		forgetEverything();
-		this.listenerPid = pid;
 		this.trustedUntil = System.nanoTime() + TRUSTED_FOR.toNanos();
 		this.trusted = true;
 	}
@@ -109,11 +117,13 @@ public class TokenMemory {
 	 * The listener made a round trip sent at {@code sentAt} (System.nanoTime) and acted
 	 * on every notification that came with it.
 	 */
+	@Override
 	public void roundTrip(long sentAt) {
 		this.trustedUntil = sentAt + TRUSTED_FOR.toNanos();
 	}
 
 	/** The listener lost its connection: revocations may go unheard until it is back. */
+	@Override
 	public void notListening() {
 		this.trusted = false;
 		this.listenerPid = 0;
@@ -149,6 +159,21 @@ public class TokenMemory {
 	private synchronized void forgetEverything() {
 		this.generation++;
 		this.callers.invalidateAll();
+	}
+
+	@Override
+	public List<String> channels() {
+		return List.of(REVOKED_CHANNEL);
+	}
+
+	/**
+	 * Forgets the revoked token, then says so on {@value Revocations#FORGOTTEN_CHANNEL}
+	 * (with this session's process id): the revoking instance waits for that.
+	 */
+	@Override
+	public void notified(String channel, String payload, Session session) throws SQLException {
+		revoked(payload);
+		session.notify(Revocations.FORGOTTEN_CHANNEL, session.backendPid() + ":" + payload);
 	}
 
 }

@@ -19,11 +19,11 @@ import org.springframework.stereotype.Repository;
 @Repository
 class Tokens {
 
-	static final String TOKEN_COLUMNS = "id, name, role, worker_id, created_at, last_used_at, revoked_at";
+	static final String TOKEN_COLUMNS = "id, name, role, worker_id, queues, created_at, last_used_at, revoked_at";
 
 	static final String INSERT = """
-			insert into access_tokens (id, name, role, worker_id, secret_hash)
-			values (:id, :name, :role, :workerId, :secretHash)
+			insert into access_tokens (id, name, role, worker_id, queues, secret_hash)
+			values (:id, :name, :role, :workerId, :queues::text[], :secretHash)
 			returning %s
 			""".formatted(TOKEN_COLUMNS);
 
@@ -32,7 +32,7 @@ class Tokens {
 	 * PostgreSQL's clock, like every time in the service).
 	 */
 	static final String FIND_BY_SECRET_HASH = """
-			select id, name, role, worker_id, revoked_at is not null as revoked,
+			select id, name, role, worker_id, queues, revoked_at is not null as revoked,
 			    (last_used_at is null or last_used_at < now() - interval '1 minute') as last_use_stale
 			from access_tokens
 			where secret_hash = :secretHash
@@ -50,7 +50,7 @@ class Tokens {
 	/**
 	 * The listener sessions of every instance on this database, looked up after the
 	 * revocation committed: a session that registers later cleared its instance's memory
-	 * after that (see ReadyNotificationListener).
+	 * after that (see NotificationListener).
 	 */
 	static final String LISTENER_SESSIONS = "select l.pid from " + ListenerSessions.REGISTERED
 			+ " where a.datname = current_database()";
@@ -96,12 +96,13 @@ class Tokens {
 		this.jdbc = jdbc;
 	}
 
-	TokenRow insert(String name, Role role, String workerId, byte[] secretHash) {
+	TokenRow insert(String name, Role role, String workerId, List<String> queues, byte[] secretHash) {
 		return this.jdbc.sql(INSERT)
 			.param("id", dev.workgraph.sql.Uuid7.next())
 			.param("name", name)
 			.param("role", role.wire())
 			.param("workerId", workerId)
+			.param("queues", (queues != null) ? SqlArrays.texts(queues) : null)
 			.param("secretHash", secretHash)
 			.query(Tokens::row)
 			.single();
@@ -110,11 +111,10 @@ class Tokens {
 	Optional<Presented> findBySecretHash(byte[] secretHash) {
 		return this.jdbc.sql(FIND_BY_SECRET_HASH)
 			.param("secretHash", secretHash)
-			.query((rs,
-					n) -> new Presented(
-							new Caller(Rows.uuid(rs, "id"), rs.getString("name"), Role.fromWire(rs.getString("role")),
-									rs.getString("worker_id")),
-							rs.getBoolean("revoked"), rs.getBoolean("last_use_stale")))
+			.query((rs, n) -> new Presented(
+					new Caller(Rows.uuid(rs, "id"), rs.getString("name"), Role.fromWire(rs.getString("role")),
+							rs.getString("worker_id"), queues(rs)),
+					rs.getBoolean("revoked"), rs.getBoolean("last_use_stale")))
 			.optional();
 	}
 
@@ -179,8 +179,13 @@ class Tokens {
 
 	private static TokenRow row(java.sql.ResultSet rs, int n) throws java.sql.SQLException {
 		return new TokenRow(Rows.uuid(rs, "id"), rs.getString("name"), Role.fromWire(rs.getString("role")),
-				rs.getString("worker_id"), Rows.instant(rs, "created_at"), Rows.instant(rs, "last_used_at"),
+				rs.getString("worker_id"), queues(rs), Rows.instant(rs, "created_at"), Rows.instant(rs, "last_used_at"),
 				Rows.instant(rs, "revoked_at"));
+	}
+
+	private static List<String> queues(java.sql.ResultSet rs) throws java.sql.SQLException {
+		java.sql.Array queues = rs.getArray("queues");
+		return (queues != null) ? List.of((String[]) queues.getArray()) : null;
 	}
 
 	/**
@@ -191,8 +196,8 @@ class Tokens {
 	}
 
 	/** A token as listed: never its secret, which is not stored. */
-	record TokenRow(UUID id, String name, Role role, String workerId, Instant createdAt, Instant lastUsedAt,
-			Instant revokedAt) {
+	record TokenRow(UUID id, String name, Role role, String workerId, List<String> queues, Instant createdAt,
+			Instant lastUsedAt, Instant revokedAt) {
 	}
 
 	/**

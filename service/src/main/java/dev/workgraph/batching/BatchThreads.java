@@ -24,7 +24,7 @@ import org.springframework.stereotype.Component;
  * thread waits only for other batches to end. Idle threads end after a minute.
  */
 @Component
-public class BatchThreads implements Executor, DisposableBean {
+class BatchThreads implements Executor, DisposableBean {
 
 	private static final long IDLE_SECONDS = 60;
 

@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * Serves concurrent requests that share a key with one batch call (leader/follower,
@@ -54,7 +55,7 @@ import java.util.function.BiFunction;
  * @param <P> the in-lane phase's result for a request
  * @param <R> the final result for a request
  */
-public final class Coalescer<K, Q, P, R> {
+final class Coalescer<K, Q, P, R> implements Batcher<K, Q, R> {
 
 	/** The longest a limit is overrun: the sweep's interval at the default 30 s. */
 	private static final Duration MAX_SWEEP_INTERVAL = Duration.ofMillis(250);
@@ -118,18 +119,10 @@ public final class Coalescer<K, Q, P, R> {
 	}
 
 	/**
-	 * Batches of one kind of request, sized, bounded and threaded as the settings say.
-	 */
-	public static <K, Q, P, R> Coalescer<K, Q, P, R> lanes(CoalescingProperties coalescing, BatchThreads batchThreads,
-			BiFunction<K, List<Q>, List<P>> inLane, BiFunction<K, List<P>, List<R>> afterLane) {
-		return new Coalescer<>(inLane, afterLane, coalescing.maxBatch(), coalescing.maxInFlight(), coalescing.maxWait(),
-				batchThreads);
-	}
-
-	/**
 	 * Serves the request, alone or together with others of the same key; returns its
 	 * result or throws what failed its batch.
 	 */
+	@Override
 	public R submit(K key, Q request) {
 		Waiter<K, Q, R> waiter = new Waiter<>(key, request, System.nanoTime());
 		boolean leading;
@@ -155,18 +148,18 @@ public final class Coalescer<K, Q, P, R> {
 		}
 		if (!leading) {
 			Outcome<R> outcome = awaitTurn(waiter);
-			if (!(outcome instanceof Lead)) {
-				return unwrap(outcome);
+			if (!(outcome instanceof Outcome.Lead)) {
+				return Outcome.unwrap(outcome);
 			}
 		}
-		return unwrap(lead(key, waiter));
+		return Outcome.unwrap(lead(key, waiter));
 	}
 
 	/**
-	 * Waits until the waiter's batch is done or the lane is handed to it ({@link Lead}),
-	 * or the sweep gave up on it ({@link TimedOut}). A waiter is given up only while it
-	 * is still queued (it is withdrawn, so no batch ever answers to nobody) or after its
-	 * batch overran a second {@code maxWait}.
+	 * Waits until the waiter's batch is done or the lane is handed to it
+	 * ({@link Outcome.Lead}), or the sweep gave up on it ({@link Outcome.TimedOut}). A
+	 * waiter is given up only while it is still queued (it is withdrawn, so no batch ever
+	 * answers to nobody) or after its batch overran a second {@code maxWait}.
 	 */
 	private Outcome<R> awaitTurn(Waiter<K, Q, R> waiter) {
 		boolean interrupted = false;
@@ -174,7 +167,7 @@ public final class Coalescer<K, Q, P, R> {
 		try {
 			while (outcome == null) {
 				try {
-					outcome = waiter.outcome.get();
+					outcome = waiter.outcome().get();
 				}
 				catch (InterruptedException ex) {
 					interrupted = true;
@@ -184,12 +177,12 @@ public final class Coalescer<K, Q, P, R> {
 					// Taken into a batch or handed the lane: its outcome is on its way.
 				}
 			}
-			if (interrupted && outcome instanceof Lead) {
+			if (interrupted && outcome instanceof Outcome.Lead) {
 				// Do not run a batch on an interrupted thread: pass the slot on.
 				handOn(waiter.key());
 				throw new IllegalStateException("Interrupted while waiting for a batch");
 			}
-			if (outcome instanceof TimedOut<R> timedOut) {
+			if (outcome instanceof Outcome.TimedOut<R> timedOut) {
 				throw new ClaimQueueTimedOut(this.maxWait, timedOut.where());
 			}
 			return outcome;
@@ -213,13 +206,7 @@ public final class Coalescer<K, Q, P, R> {
 
 	/** Removes a waiter that is still queued; false once a batch took it or it leads. */
 	private boolean withdraw(Waiter<K, Q, R> waiter) {
-		this.lock.lock();
-		try {
-			return withdrawLocked(waiter);
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return locked(() -> withdrawLocked(waiter));
 	}
 
 	private boolean withdrawLocked(Waiter<K, Q, R> waiter) {
@@ -261,9 +248,9 @@ public final class Coalescer<K, Q, P, R> {
 		finally {
 			this.lock.unlock();
 		}
-		queuedTooLong.forEach((waiter) -> waiter.outcome().complete(new TimedOut<>("queued for a batch")));
+		queuedTooLong.forEach((waiter) -> waiter.outcome().complete(new Outcome.TimedOut<>("queued for a batch")));
 		// Its batch may still answer it: the first outcome stands, the other is dropped.
-		batchTooLong.forEach((waiter) -> waiter.outcome().complete(new TimedOut<>("its batch was running")));
+		batchTooLong.forEach((waiter) -> waiter.outcome().complete(new Outcome.TimedOut<>("its batch was running")));
 	}
 
 	/**
@@ -290,7 +277,7 @@ public final class Coalescer<K, Q, P, R> {
 			phaseOne = answers(runInLane(key, requests), batch.size());
 		}
 		catch (Throwable ex) {
-			batch.forEach((waiter) -> outcomes.add(new Failed<>(ex)));
+			batch.forEach((waiter) -> outcomes.add(new Outcome.Failed<>(ex)));
 		}
 		finally {
 			handOn(key);
@@ -298,15 +285,15 @@ public final class Coalescer<K, Q, P, R> {
 		if (phaseOne != null) {
 			try {
 				answers(this.afterLane.apply(key, phaseOne), batch.size())
-					.forEach((result) -> outcomes.add(new Done<>(result)));
+					.forEach((result) -> outcomes.add(new Outcome.Done<>(result)));
 			}
 			catch (Throwable ex) {
 				outcomes.clear();
-				batch.forEach((waiter) -> outcomes.add(new Failed<>(ex)));
+				batch.forEach((waiter) -> outcomes.add(new Outcome.Failed<>(ex)));
 			}
 		}
 		for (int i = 1; i < batch.size(); i++) {
-			batch.get(i).outcome.complete(outcomes.get(i));
+			batch.get(i).outcome().complete(outcomes.get(i));
 		}
 		return outcomes.getFirst();
 	}
@@ -337,7 +324,7 @@ public final class Coalescer<K, Q, P, R> {
 			Lane<K, Q, R> lane = this.lanes.get(key);
 			Waiter<K, Q, R> next = lane.pending.pollFirst();
 			if (next != null) {
-				next.outcome.complete(new Lead<>());
+				next.outcome().complete(new Outcome.Lead<>());
 			}
 			else if (--lane.inFlight == 0) {
 				this.lanes.remove(key);
@@ -350,32 +337,27 @@ public final class Coalescer<K, Q, P, R> {
 
 	/** Requests queued for the key's lane (for tests). */
 	int queued(Object key) {
-		this.lock.lock();
-		try {
+		return locked(() -> {
 			Lane<K, Q, R> lane = this.lanes.get(key);
 			return (lane != null) ? lane.pending.size() : 0;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		});
 	}
 
 	/** Whether a sweep of the waits is scheduled (for tests). */
 	boolean sweeping() {
-		this.lock.lock();
-		try {
-			return this.sweepScheduled;
-		}
-		finally {
-			this.lock.unlock();
-		}
+		return locked(() -> this.sweepScheduled);
 	}
 
 	/** Keys with a batch in flight (for tests). */
 	int lanesInFlight() {
+		return locked(this.lanes::size);
+	}
+
+	/** What {@code read} reads, under the lock. */
+	private <T> T locked(Supplier<T> read) {
 		this.lock.lock();
 		try {
-			return this.lanes.size();
+			return read.get();
 		}
 		finally {
 			this.lock.unlock();
@@ -388,24 +370,6 @@ public final class Coalescer<K, Q, P, R> {
 					"A batch of " + expected + " answered " + ((answers != null) ? answers.size() : "nothing"));
 		}
 		return answers;
-	}
-
-	private static <R> R unwrap(Outcome<R> outcome) {
-		if (outcome instanceof Done<R> done) {
-			return done.result();
-		}
-		if (outcome instanceof Failed<R> failed) {
-			// The batch's own exception, so that each request is answered as if it had
-			// run alone (503 for an unreachable database, and so on).
-			if (failed.failure() instanceof RuntimeException runtime) {
-				throw runtime;
-			}
-			if (failed.failure() instanceof Error error) {
-				throw error;
-			}
-			throw new IllegalStateException(failed.failure());
-		}
-		throw new IllegalStateException("Handed the lane, not an answer");
 	}
 
 	private static Duration clamp(Duration value, Duration min, Duration max) {
@@ -422,44 +386,6 @@ public final class Coalescer<K, Q, P, R> {
 
 		int inFlight;
 
-	}
-
-	/** A request of the key's lane, and when it arrived ({@link System#nanoTime}). */
-	private record Waiter<K, Q, R>(K key, Q request, long since, CompletableFuture<Outcome<R>> outcome) {
-
-		Waiter(K key, Q request, long since) {
-			this(key, request, since, new CompletableFuture<>());
-		}
-
-		// Identity, not value equality: two equal requests are still two waiters.
-		@Override
-		public boolean equals(Object other) {
-			return this == other;
-		}
-
-		@Override
-		public int hashCode() {
-			return System.identityHashCode(this);
-		}
-
-	}
-
-	private sealed interface Outcome<R> permits Done, Failed, Lead, TimedOut {
-
-	}
-
-	private record Done<R>(R result) implements Outcome<R> {
-	}
-
-	private record Failed<R>(Throwable failure) implements Outcome<R> {
-	}
-
-	/** The lane is yours: take the queued requests and run the next batch. */
-	private record Lead<R>() implements Outcome<R> {
-	}
-
-	/** Waited past its limit ({@code where}: queued, or in a batch that ran too long). */
-	private record TimedOut<R>(String where) implements Outcome<R> {
 	}
 
 }

@@ -95,7 +95,11 @@ class ItemController {
 	@GetMapping
 	ItemPage list(@RequestParam(required = false) List<String> status, @RequestParam(required = false) String queue,
 			@RequestParam(required = false) UUID parentId, @RequestParam(required = false) String q,
-			@RequestParam(required = false) Integer limit, @RequestParam(required = false) String cursor) {
+			@RequestParam(required = false) Integer limit, @RequestParam(required = false) String cursor,
+			@RequestParam(required = false) String order) {
+		if (order != null && !order.equals("oldest") && !order.equals("newest")) {
+			throw new InvalidRequest("order", "must be newest or oldest");
+		}
 		Set<ItemStatus> statusFilter = null;
 		if (status != null) {
 			// Several statuses, comma-separated or repeated: status=ready,blocked.
@@ -117,7 +121,8 @@ class ItemController {
 			throw new InvalidRequest("queue", QueueNames.MESSAGE);
 		}
 		int pageSize = Page.size(limit);
-		Page<ItemView> page = this.views.list(new ItemViews.ItemFilter(statusFilter, queue, parentId, titleSearch(q)),
+		Page<ItemView> page = this.views.list(
+				new ItemViews.ItemFilter(statusFilter, queue, parentId, titleSearch(q), "newest".equals(order)),
 				pageSize, cursor);
 		return new ItemPage(page.entries(), page.nextCursor());
 	}

@@ -6,17 +6,23 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+
+import dev.workgraph.access.TokenMemory;
+import dev.workgraph.notification.ChannelSubscriber;
+import dev.workgraph.notification.NotificationListener;
+import dev.workgraph.notification.NotificationProperties;
 
 import org.springframework.stereotype.Component;
 
 /**
  * Requests that wait for an item to become ready (long-poll claims, docs/adr/0008). A
  * waiter holds no database connection while it waits, only its (virtual) request thread;
- * it is woken when {@link ReadyNotificationListener} hears that items became ready in one
- * of its queues.
+ * it is woken when {@link NotificationListener} hears that items became ready in one of
+ * its queues.
  *
  * <p>
  * Waiters with the same queues filter form a group in arrival order, and only the group's
@@ -34,7 +40,7 @@ import org.springframework.stereotype.Component;
  * long as any wait may last a new wait of that owner ends as soon as it begins.
  */
 @Component
-public class ReadyWaiters {
+public class ReadyWaiters implements ChannelSubscriber {
 
 	/** Longer than any wait (60 s) plus the time a request takes to begin waiting. */
 	private static final long ENDED_FOR_NANOS = Duration.ofMinutes(2).toNanos();
@@ -347,6 +353,58 @@ public class ReadyWaiters {
 			return this.queues == null || this.queues.contains(queue);
 		}
 
+	}
+
+	/**
+	 * The channel on which the trigger of migration V9 sends the queue name once per
+	 * statement and queue.
+	 */
+	static final String READY_CHANNEL = "work_graph_ready";
+
+	/** Ready items, and revoked tokens, whose waiting claims end. */
+	@Override
+	public List<String> channels() {
+		return List.of(READY_CHANNEL, TokenMemory.REVOKED_CHANNEL);
+	}
+
+	@Override
+	public void notified(String channel, String payload, Session session) {
+		if (TokenMemory.REVOKED_CHANNEL.equals(channel)) {
+			endWaitsOfRevoked(payload);
+		}
+		else {
+			readyIn(payload);
+		}
+	}
+
+	/**
+	 * A revoked token's waiting claims end now (204); after '*' (every token), every
+	 * waiting claim re-checks its token.
+	 */
+	private void endWaitsOfRevoked(String token) {
+		try {
+			endWaitsOf(UUID.fromString(token));
+		}
+		catch (IllegalArgumentException ex) {
+			recheckAll();
+		}
+	}
+
+	/** What became ready while nobody listened is found by a re-check. */
+	@Override
+	public void listening() {
+		recheckAll();
+	}
+
+	@Override
+	public void starting() {
+		resumeWaiting();
+	}
+
+	/** Waiting claims answer 204 now instead of holding up the graceful shutdown. */
+	@Override
+	public void stopping() {
+		stopWaiting();
 	}
 
 }

@@ -44,7 +44,15 @@ public class Fencing {
 	 * not reached its expiresAt. Every statement that acts under a worker's lease has it
 	 * in its WHERE clause.
 	 */
-	public static final String LEASE_IS_CURRENT = "l.id = :leaseId and l.epoch = :epoch and l.expires_at > now()";
+	public static final String LEASE_IS_CURRENT = leaseIsCurrent(":leaseId", ":epoch");
+
+	/**
+	 * The guard for a lease id and epoch given otherwise than as the parameters
+	 * {@code :leaseId} and {@code :epoch} (the columns of a batch's requests).
+	 */
+	public static String leaseIsCurrent(String leaseId, String epoch) {
+		return "l.id = " + leaseId + " and l.epoch = " + epoch + " and l.expires_at > now()";
+	}
 
 	/**
 	 * The active lease whose id is {@code id} (a parameter or a column of an outer row),

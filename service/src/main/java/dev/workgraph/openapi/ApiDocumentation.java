@@ -4,12 +4,13 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import dev.workgraph.problem.ProblemCode;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
-import io.swagger.v3.oas.models.PathItem;
 import io.swagger.v3.oas.models.examples.Example;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.info.License;
@@ -22,6 +23,7 @@ import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
+import io.swagger.v3.oas.models.tags.Tag;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.utils.SpringDocUtils;
 import tools.jackson.databind.JsonNode;
@@ -46,25 +48,8 @@ class ApiDocumentation {
 
 	static final String PROBLEM_JSON = "application/problem+json";
 
-	/**
-	 * Success statuses other than a lone 200 (springdoc documents 200 for a
-	 * {@code ResponseEntity}): the body's schema is documented under each but 204.
-	 */
-	private static final Map<String, Map<Integer, String>> SUCCESS = Map.ofEntries(
-			Map.entry("POST /items",
-					Map.of(201, "Created", 200, "An Idempotency-Key replayed: the item the first request created")),
-			Map.entry("POST /items/{id}/dependencies",
-					Map.of(201, "The edge was added", 200, "The edge existed already")),
-			Map.entry("DELETE /items/{id}/dependencies/{dependsOnId}", Map.of(204, "Removed")),
-			Map.entry("POST /claims",
-					Map.of(201, "Claimed: the lease and the item", 204, "Nothing is ready (in the queues asked for)")),
-			Map.entry("POST /claims/batch",
-					Map.of(201, "Claimed: one lease and item per claim, in claim order", 204,
-							"Nothing is ready (in the queues asked for)")),
-			Map.entry("POST /leases/{leaseId}/decompose", Map.of(201, "Decomposed: the ended lease and the children")),
-			Map.entry("POST /leases/{leaseId}/attention-requests", Map.of(201, "Raised")),
-			Map.entry("POST /tokens", Map.of(201, "Issued: the secret is in this answer only")),
-			Map.entry("DELETE /tokens/{id}", Map.of(204, "Revoked")));
+	/** The id in the paths of the problem examples. */
+	static final String EXAMPLE_ID = "0199a3d2-8c1e-7b2a-9d4f-2e6b1c0a5f31";
 
 	static {
 		// JSON trees taken as they come (metadata, context, result, the create body read
@@ -86,7 +71,7 @@ class ApiDocumentation {
 						leases with fencing epochs, and attention requests for a human. Every error is an \
 						RFC 9457 problem with a stable `code`; each operation lists the codes it can answer. \
 						With access control on, every request needs `Authorization: Bearer <token>`.""")
-				.license(new License().name("Apache-2.0")))
+				.license(new License().name("Apache-2.0").identifier("Apache-2.0")))
 			.components(new Components().addSecuritySchemes(BEARER,
 					new SecurityScheme().type(SecurityScheme.Type.HTTP)
 						.scheme("bearer")
@@ -95,27 +80,62 @@ class ApiDocumentation {
 	}
 
 	@Bean
-	OpenApiCustomizer workGraphProblems() {
+	OpenApiCustomizer workGraphOperations() {
+		// Read at start-up: a catalogue file that does not fit its shape stops the start.
+		OperationCatalogue catalogue = OperationCatalogue.load();
+		ProblemExamples problems = ProblemExamples.load();
 		return (openApi) -> {
 			openApi.getComponents().addSchemas(PROBLEM, Schemas.problem());
 			Schemas.completeRawJson(openApi.getComponents().getSchemas());
+			openApi.setTags(catalogue.groups()
+				.stream()
+				.map((group) -> new Tag().name(group.tag()).description(group.description()))
+				.toList());
 			openApi.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((method, operation) -> {
 				String key = method.name() + " " + path;
-				RequestExamples.add(key, operation);
-				successes(key, operation);
-				document(key, path, operation);
+				OperationCatalogue.Entry entry = catalogue.operations().get(key);
+				if (entry == null) {
+					// ApiDocumentTests fails for an operation the catalogue does not
+					// know.
+					return;
+				}
+				describe(catalogue, key, entry, operation);
+				successes(entry, operation);
+				problems(path, entry, operation, problems);
 			}));
 		};
 	}
 
-	private static void successes(String key, Operation operation) {
-		Map<Integer, String> statuses = SUCCESS.get(key);
+	private static void describe(OperationCatalogue catalogue, String key, OperationCatalogue.Entry entry,
+			Operation operation) {
+		operation.setOperationId(entry.operationId());
+		operation.setSummary(entry.summary());
+		operation.setDescription(entry.description().strip());
+		operation.setTags(List.of(catalogue.groupOf(key).tag()));
+		if (operation.getParameters() != null) {
+			for (Parameter parameter : operation.getParameters()) {
+				String description = catalogue.parameter(key, parameter.getName());
+				if (description != null) {
+					parameter.setDescription(description.strip());
+				}
+			}
+		}
+		if (entry.request() != null && operation.getRequestBody() != null
+				&& operation.getRequestBody().getContent() != null) {
+			for (MediaType media : operation.getRequestBody().getContent().values()) {
+				media.setExamples(new LinkedHashMap<>(Map.of("example", new Example().value(entry.request()))));
+			}
+		}
+	}
+
+	private static void successes(OperationCatalogue.Entry entry, Operation operation) {
+		Map<Integer, String> statuses = entry.responses();
 		if (statuses == null || operation.getResponses() == null) {
 			return;
 		}
 		ApiResponse ok = operation.getResponses().remove("200");
-		new java.util.TreeMap<>(statuses).forEach((status, description) -> {
-			ApiResponse response = new ApiResponse().description(description);
+		new TreeMap<>(statuses).forEach((status, description) -> {
+			ApiResponse response = new ApiResponse().description(description.strip());
 			if (status != 204 && ok != null) {
 				response.setContent(ok.getContent());
 			}
@@ -123,25 +143,23 @@ class ApiDocumentation {
 		});
 	}
 
-	private static void document(String key, String path, Operation operation) {
+	private static void problems(String path, OperationCatalogue.Entry entry, Operation operation,
+			ProblemExamples examples) {
 		List<Parameter> parameters = (operation.getParameters() != null) ? operation.getParameters() : List.of();
 		boolean query = parameters.stream().anyMatch((parameter) -> "query".equals(parameter.getIn()));
-		List<DocumentedProblem> problems = OperationProblems.of(key, path.contains("{"),
+		List<ProblemCode> problems = OperationProblems.of(entry.problemCodes(), path.contains("{"),
 				operation.getRequestBody() != null, query);
-		if (problems == null) {
-			// ApiDocumentTests fails for an operation the table does not know.
-			return;
-		}
 		ApiResponses responses = (operation.getResponses() != null) ? operation.getResponses() : new ApiResponses();
-		Map<Integer, List<DocumentedProblem>> byStatus = problems.stream()
-			.collect(Collectors.groupingBy(DocumentedProblem::status, LinkedHashMap::new, Collectors.toList()));
+		Map<Integer, List<ProblemCode>> byStatus = problems.stream()
+			.collect(Collectors.groupingBy((code) -> code.status().value(), LinkedHashMap::new, Collectors.toList()));
+		String instance = path.replaceAll("\\{[^}]+}", EXAMPLE_ID);
 		byStatus.forEach((status, sharing) -> {
 			MediaType content = new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + PROBLEM));
 			List<String> codes = new ArrayList<>();
-			for (DocumentedProblem problem : sharing) {
+			for (ProblemCode problem : sharing) {
 				codes.add(problem.code());
 				content.addExamples(problem.code(),
-						new Example().summary(problem.title()).value(example(problem, path)));
+						new Example().summary(problem.title()).value(examples.of(problem, instance)));
 			}
 			ApiResponse response = new ApiResponse()
 				.description(sharing.stream().map((p) -> "`" + p.code() + "`").collect(Collectors.joining(", ")))
@@ -152,22 +170,6 @@ class ApiDocumentation {
 			responses.put(String.valueOf(status), response);
 		});
 		operation.setResponses(responses);
-	}
-
-	private static Map<String, Object> example(DocumentedProblem problem, String path) {
-		Map<String, Object> example = new LinkedHashMap<>();
-		example.put("type", "urn:workgraph:problem:" + problem.code());
-		example.put("title", problem.title());
-		example.put("status", problem.status());
-		example.put("detail", "…");
-		example.put("instance", path);
-		example.put("code", problem.code());
-		return example;
-	}
-
-	/** Whether an operation name is in the table, for the document's test. */
-	static boolean known(PathItem.HttpMethod method, String path) {
-		return OperationProblems.PARTICULAR.containsKey(method.name() + " " + path);
 	}
 
 }

@@ -56,7 +56,8 @@ public final class JsonProblems {
 	public static RequestRejected ofBinding(JacksonException ex) {
 		String field = fieldPath(ex);
 		return switch (ex) {
-			case UnrecognizedPropertyException unknown -> new InvalidRequest(field, "is not a known field");
+			case UnrecognizedPropertyException unknown ->
+				new InvalidRequest(field, "is not a known field" + known(unknown));
 			case InputCoercionException outOfRange ->
 				new InvalidRequest(field, outOfRange(ex, outOfRange.getTargetType()));
 			case MismatchedInputException mismatch ->
@@ -103,6 +104,21 @@ public final class JsonProblems {
 			}
 		}
 		return null;
+	}
+
+	/**
+	 * The fields the object takes, so that a misspelt one can be put right without the
+	 * documentation at hand.
+	 */
+	private static String known(UnrecognizedPropertyException unknown) {
+		if (unknown.getKnownPropertyIds() == null || unknown.getKnownPropertyIds().isEmpty()) {
+			return "";
+		}
+		return "; it takes " + unknown.getKnownPropertyIds()
+			.stream()
+			.map(String::valueOf)
+			.sorted()
+			.collect(java.util.stream.Collectors.joining(", "));
 	}
 
 	private static RequestRejected malformed(String detail) {

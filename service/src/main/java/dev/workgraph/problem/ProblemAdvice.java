@@ -108,9 +108,13 @@ class ProblemAdvice {
 		boolean inPath = ex.getParameter()
 			.hasParameterAnnotation(org.springframework.web.bind.annotation.PathVariable.class);
 		if (inPath) {
-			// A malformed id in a path names nothing that exists.
+			// A malformed id in a path names nothing that exists: still 404 not_found,
+			// but the detail says why, so that a typo is not taken for a deleted record.
+			String expected = (ex.getRequiredType() == UUID.class)
+					? " is not a well-formed id (a UUID such as 0199a3d2-8c1e-7b2a-9d4f-2e6b1c0a5f31)"
+					: " is not a well-formed " + ex.getName();
 			return Problems.response(ProblemCode.NOT_FOUND,
-					"No resource has the id '" + printable(ex.getValue()) + "'");
+					"'" + printable(ex.getValue()) + "'" + expected + ", so " + ex.getName() + " names nothing");
 		}
 		String expected = (ex.getRequiredType() == UUID.class) ? "must be a UUID"
 				: (ex.getRequiredType() == Integer.class) ? "must be an integer" : "has the wrong type";

@@ -38,6 +38,11 @@ import dev.workgraph.view.ItemViews.ItemFilter;
  * reads that queue's items, and the index, which holds each title's queue beside its
  * trigrams, answers that queue's matches only.
  *
+ * <p>
+ * Newest first ({@code order=newest}) every statement is the same but mirrored: each
+ * source reads its index backwards from the cursor, and the walk's range ends at the
+ * cursor instead of starting there.
+ *
  * @param sql the page's statement
  * @param params its parameters; a title search's {@link #walkEnd} also takes
  * {@code :listed}, the last item the walk listed ({@link #FIRST_ID} if none), and its
@@ -69,6 +74,7 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 	 * The page of at most {@code limit} items after {@code after} (null: from the start).
 	 */
 	static ItemListing of(ItemFilter filter, UUID after, int limit) {
+		Direction direction = filter.newestFirst() ? Direction.NEWEST : Direction.OLDEST;
 		Map<String, Object> params = new LinkedHashMap<>();
 		params.put("limit", limit);
 		if (after != null) {
@@ -82,15 +88,16 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 			params.put("statuses", SqlArrays.texts(filter.statuses().stream().map(ItemStatus::wire).toList()));
 		}
 		if (filter.titleContains() != null && filter.parentId() == null) {
-			return titleSearch(filter, byStatus, after != null, params);
+			return titleSearch(filter, byStatus, after != null, params, direction);
 		}
 		String sql = (byStatus && filter.parentId() == null && filter.titleContains() == null)
-				? fromStatusSources(filter, after != null) : fromItems(filter, byStatus, after != null, params);
+				? fromStatusSources(filter, after != null, direction)
+				: fromItems(filter, byStatus, after != null, params, direction);
 		return new ItemListing(sql, params, null, null);
 	}
 
 	private static ItemListing titleSearch(ItemFilter filter, boolean byStatus, boolean after,
-			Map<String, Object> params) {
+			Map<String, Object> params, Direction direction) {
 		params.put("titlePattern", titlePattern(filter));
 		params.put("walk", WALKED_TITLES);
 		// The walk's source: the titles in id order, or within a queue the queue's
@@ -114,24 +121,22 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 			table = "work_items";
 			columns = "queue, id as item_id, title";
 			key = "id";
-			range = "(queue, id) " + (after ? "> (:queue, :after)" : ">= (:queue, :first)")
-					+ " and (queue, id) <= (:queue, :last)";
-			order = "queue, id";
-			pageOrder = "k.queue, w.id";
+			range = direction.range("(queue, id)", "(:queue, :first)", "(:queue, :last)",
+					after ? "(:queue, :after)" : null);
+			order = "queue" + direction.sql() + ", id" + direction.sql();
+			pageOrder = "k.queue" + direction.sql() + ", w.id" + direction.sql();
 			restInQueue = "queue = :queue and ";
 		}
 		else {
 			table = "work_item_titles";
 			columns = "item_id, title";
 			key = "item_id";
-			range = (after ? "item_id > :after" : "item_id >= :first") + " and item_id <= :last";
-			order = "item_id";
-			pageOrder = "w.id";
+			range = direction.range("item_id", ":first", ":last", after ? ":after" : null);
+			order = "item_id" + direction.sql();
+			pageOrder = "w.id" + direction.sql();
 			restInQueue = "";
 		}
-		if (!after) {
-			params.put("first", FIRST_ID);
-		}
+		params.put("first", FIRST_ID);
 		params.put("last", LAST_ID);
 		String itemFilters = byStatus ? " and w.status = any(:statuses::text[])" : "";
 		// The walk's own limit stops it after its titles; the page's limit stops it
@@ -139,8 +144,8 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 		String walk = "select w.* from (select " + columns + " from " + table + " where " + range + " order by " + order
 				+ " limit :walk) k\njoin work_items w on w.id = k.item_id\n" + "where k.title ilike :titlePattern"
 				+ itemFilters + "\norder by " + pageOrder + " limit :limit";
-		String walkEnd = "select greatest(" + key + ", :listed) from " + table + " where " + range + " order by "
-				+ order + " offset :walk - 1 limit 1";
+		String walkEnd = "select " + direction.furthest() + "(" + key + ", :listed) from " + table + " where " + range
+				+ " order by " + order + " offset :walk - 1 limit 1";
 		// offset 0 keeps the page's limit out of the matches' plan: the trigram index
 		// finds them all, however few the page still needs. Each match's item is
 		// looked up by key (a lateral subquery that offset 0 keeps from being merged
@@ -148,9 +153,9 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 		// when the sample happens to hold one it expects many and joined them to the
 		// whole of work_items.
 		String rest = "select w.* from (select item_id from work_item_titles where " + restInQueue
-				+ "title ilike :titlePattern" + " and item_id > :walkedTo offset 0) m\n"
+				+ "title ilike :titlePattern" + " and item_id " + direction.beyond() + " :walkedTo offset 0) m\n"
 				+ "cross join lateral (select * from work_items w where w.id = m.item_id offset 0) w\nwhere true"
-				+ itemFilters + "\norder by w.id limit :limit";
+				+ itemFilters + "\norder by w.id" + direction.sql() + " limit :limit";
 		return new ItemListing(walk, params, walkEnd, rest);
 	}
 
@@ -158,24 +163,25 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 		return "%" + likeEscaped(filter.titleContains()) + "%";
 	}
 
-	private static String fromStatusSources(ItemFilter filter, boolean after) {
+	private static String fromStatusSources(ItemFilter filter, boolean after, Direction direction) {
 		List<String> sources = filter.statuses()
 			.stream()
 			.sorted()
-			.map((status) -> "(" + source(status, filter.queue() != null, after) + ")")
+			.map((status) -> "(" + source(status, filter.queue() != null, after, direction) + ")")
 			.toList();
 		return "select w.* from (\n" + String.join("\nunion all\n", sources) + "\n) s(item_id)\n"
 				+ "join work_items w on w.id = s.item_id\n"
-				+ "where w.status = any(:statuses::text[])\norder by s.item_id limit :limit";
+				+ "where w.status = any(:statuses::text[])\norder by s.item_id" + direction.sql() + " limit :limit";
 	}
 
 	/** The ids of the items of one status, filtered, in id order, at most a page. */
-	private static String source(ItemStatus status, boolean queue, boolean after) {
+	private static String source(ItemStatus status, boolean queue, boolean after, Direction direction) {
 		if (status == ItemStatus.COMPLETED && queue) {
 			// The queue's items in id order (the queue never changes, so that index does
 			// not hinder heap-only updates), the completed ones taken.
 			return "select id from work_items where queue = :queue and status = 'completed'"
-					+ (after ? " and id > :after" : "") + " order by id limit :limit";
+					+ (after ? " and id " + direction.beyond() + " :after" : "") + " order by id" + direction.sql()
+					+ " limit :limit";
 		}
 		String from = switch (status) {
 			case READY -> "select item_id from ready_items where true";
@@ -183,11 +189,13 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 			case COMPLETED -> "select item_id from lease_history where outcome = 'completed'";
 			case BLOCKED, CANCELLED -> "select item_id from parked_items where status = '" + status.wire() + "'";
 		};
-		return from + (queue ? " and queue = :queue" : "") + (after ? " and item_id > :after" : "")
-				+ " order by item_id limit :limit";
+		return from + (queue ? " and queue = :queue" : "")
+				+ (after ? " and item_id " + direction.beyond() + " :after" : "") + " order by item_id"
+				+ direction.sql() + " limit :limit";
 	}
 
-	private static String fromItems(ItemFilter filter, boolean byStatus, boolean after, Map<String, Object> params) {
+	private static String fromItems(ItemFilter filter, boolean byStatus, boolean after, Map<String, Object> params,
+			Direction direction) {
 		StringBuilder sql = new StringBuilder("select * from work_items where true");
 		if (byStatus) {
 			sql.append(" and status = any(:statuses::text[])");
@@ -206,9 +214,47 @@ record ItemListing(String sql, Map<String, Object> params, String walkEnd, Strin
 			params.put("titlePattern", titlePattern(filter));
 		}
 		if (after) {
-			sql.append(" and id > :after");
+			sql.append(" and id ").append(direction.beyond()).append(" :after");
 		}
-		return sql.append(" order by id limit :limit").toString();
+		return sql.append(" order by id").append(direction.sql()).append(" limit :limit").toString();
+	}
+
+	/** The order of a listing: by id (creation), oldest or newest first. */
+	enum Direction {
+
+		OLDEST, NEWEST;
+
+		/** What follows {@code order by key}. */
+		String sql() {
+			return (this == OLDEST) ? "" : " desc";
+		}
+
+		/** How a key after the cursor compares with it. */
+		String beyond() {
+			return (this == OLDEST) ? ">" : "<";
+		}
+
+		/** Of two keys, the one further along. */
+		String furthest() {
+			return (this == OLDEST) ? "greatest" : "least";
+		}
+
+		/**
+		 * Keys from the cursor (or the start) on, bounded on both sides so that a generic
+		 * plan reads a range of the key.
+		 */
+		String range(String key, String first, String last, String after) {
+			if (this == OLDEST) {
+				return key + ((after != null) ? " > " + after : " >= " + first) + " and " + key + " <= " + last;
+			}
+			return key + ((after != null) ? " < " + after : " <= " + last) + " and " + key + " >= " + first;
+		}
+
+		/** Where a walk starts when it has listed nothing. */
+		UUID start() {
+			return (this == OLDEST) ? FIRST_ID : LAST_ID;
+		}
+
 	}
 
 	/**

@@ -174,7 +174,9 @@ public class ItemViews {
 		Map<String, Object> params = new HashMap<>(listing.params());
 		List<ItemRow> rows = new ArrayList<>(this.jdbc.sql(listing.sql()).params(params).query(ItemRow::map).list());
 		if (listing.rest() != null && rows.size() <= limit) {
-			params.put("listed", rows.isEmpty() ? ItemListing.FIRST_ID : rows.getLast().id());
+			params.put("listed", rows.isEmpty()
+					? (filter.newestFirst() ? ItemListing.Direction.NEWEST : ItemListing.Direction.OLDEST).start()
+					: rows.getLast().id());
 			Optional<UUID> walkedTo = this.jdbc.sql(listing.walkEnd()).params(params).query(UUID.class).optional();
 			if (walkedTo.isPresent()) {
 				params.put("walkedTo", walkedTo.get());
@@ -218,7 +220,14 @@ public class ItemViews {
 	 * Which items to list; every field is optional. {@code titleContains} matches titles
 	 * that contain it in any letter case.
 	 */
-	public record ItemFilter(Set<ItemStatus> statuses, String queue, UUID parentId, String titleContains) {
+	public record ItemFilter(Set<ItemStatus> statuses, String queue, UUID parentId, String titleContains,
+			boolean newestFirst) {
+
+		/** Oldest first. */
+		public ItemFilter(Set<ItemStatus> statuses, String queue, UUID parentId, String titleContains) {
+			this(statuses, queue, parentId, titleContains, false);
+		}
+
 	}
 
 	/** What an item view shows besides the item's own row. */

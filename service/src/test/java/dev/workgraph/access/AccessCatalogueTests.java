@@ -31,10 +31,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The hostile access catalogue: every endpoint the service serves, called by everyone who
  * must not get through — no credentials, the wrong scheme, a malformed, unknown or
- * revoked bearer token, another worker, a worker on an operator's endpoint, an operator
- * or admin on a worker's — answers 401 {@code unauthenticated} (with
- * {@code WWW-Authenticate: Bearer}) or 403 {@code forbidden} as an RFC 9457 problem,
- * never echoes a token, and leaves every table exactly as it was.
+ * revoked bearer token, another worker (limited to some queues or not), a worker on an
+ * operator's endpoint, an operator or admin on a worker's — answers 401
+ * {@code unauthenticated} (with {@code WWW-Authenticate: Bearer}) or 403
+ * {@code forbidden} as an RFC 9457 problem, never echoes a token, and leaves every table
+ * exactly as it was.
  *
  * <p>
  * The endpoints are read from Spring MVC's handler mappings, so an endpoint added without
@@ -124,10 +125,13 @@ class AccessCatalogueTests extends HostileTest {
 					"/attention-requests/{attention}/resolve",
 					"{\"resolution\":\"an intruder answers\",\"resolvedBy\":\"intruder\"}"),
 			endpoint("GET /queues", Access.OPERATOR, "/queues", null),
+			endpoint("GET /queues/{name}", Access.OPERATOR, "/queues/default", null),
+			endpoint("PATCH /queues/{name}", Access.OPERATOR, "/queues/default", "{\"paused\":true}"),
 			// Tokens
 			endpoint("POST /tokens", Access.ADMIN, "/tokens", "{\"name\":\"intruder\",\"role\":\"admin\"}"),
 			endpoint("GET /tokens", Access.ADMIN, "/tokens", null),
 			endpoint("DELETE /tokens/{id}", Access.ADMIN, "/tokens/{operatorTokenId}", null),
+			endpoint("GET /tokens/current", Access.AUTHENTICATED, "/tokens/current", null),
 			// Operations
 			endpoint("GET /actuator", Access.OPERATOR, "/actuator", null),
 			endpoint("GET /actuator/health", Access.OPEN, "/actuator/health", null),
@@ -393,6 +397,8 @@ class AccessCatalogueTests extends HostileTest {
 				new Identity("a revoked token of the holding worker", Kind.UNAUTHENTICATED,
 						"Bearer {revokedHolderToken}"),
 				new Identity("another worker's token", Kind.OTHER_WORKER, "Bearer {workerBToken}"),
+				new Identity("another worker's token limited to the fixtures' queue", Kind.OTHER_WORKER,
+						"Bearer {scopedWorkerBToken}"),
 				new Identity("the holding worker's token", Kind.HOLDER, "Bearer {workerAToken}"),
 				new Identity("an operator token", Kind.OPERATOR, "Bearer {operatorToken}"),
 				new Identity("an admin token", Kind.ADMIN, "Bearer {adminToken}"));
@@ -532,6 +538,12 @@ class AccessCatalogueTests extends HostileTest {
 		String workerA = "catalogue-worker-a-" + run;
 		Issued holder = issue("catalogue-worker-a-" + run, "worker", workerA);
 		Issued other = issue("catalogue-worker-b-" + run, "worker", "catalogue-worker-b-" + run);
+		// Limited to the queue every fixture is in: the scope grants nothing a worker
+		// token does not already have.
+		Api.Response scoped = bootstrapAdmin().post("/tokens", Map.of("name", "catalogue-scoped-worker-b-" + run,
+				"role", "worker", "workerId", "catalogue-worker-b-" + run, "queues", List.of("default")));
+		assertThat(scoped.status()).as(scoped.toString()).isEqualTo(201);
+		String scopedToken = scoped.body().path("token").asString();
 		Issued revokedAdmin = issue("catalogue-revoked-admin-" + run, "admin", null);
 		Issued revokedHolder = issue("catalogue-revoked-worker-a-" + run, "worker", workerA);
 		revoke(revokedAdmin);
@@ -565,6 +577,7 @@ class AccessCatalogueTests extends HostileTest {
 		values.put("{operatorToken}", operatorToken);
 		values.put("{workerAToken}", holder.token());
 		values.put("{workerBToken}", other.token());
+		values.put("{scopedWorkerBToken}", scopedToken);
 		values.put("{revokedAdminToken}", revokedAdmin.token());
 		values.put("{revokedHolderToken}", revokedHolder.token());
 		values.put("{unknownToken}",
@@ -575,8 +588,8 @@ class AccessCatalogueTests extends HostileTest {
 		values.put("{alteredOperatorToken}",
 				operatorToken.substring(0, operatorToken.length() - 1) + ((last == 'A') ? 'B' : 'A'));
 		values.put("{truncatedOperatorToken}", operatorToken.substring(0, operatorToken.length() - 1));
-		List<String> secrets = List.of(ADMIN_TOKEN, operatorToken, holder.token(), other.token(), revokedAdmin.token(),
-				revokedHolder.token());
+		List<String> secrets = List.of(ADMIN_TOKEN, operatorToken, holder.token(), other.token(), scopedToken,
+				revokedAdmin.token(), revokedHolder.token());
 		return new Fixtures(values, secrets, operator, holder);
 	}
 

@@ -91,6 +91,21 @@ class TokenLifecycleTests extends SecuredServiceTest {
 			.isEqualTo("second admin");
 	}
 
+	/** Any token may read who it is (the console shows it); never its secret. */
+	@Test
+	void everyTokenReadsWhoItIs() {
+		JsonNode issued = token("agent-5 on host 2", "worker", "agent-5");
+		Api.Response current = this.api.as(issued.path("token").asString()).get("/tokens/current");
+		assertThat(current.status()).isEqualTo(200);
+		assertThat(current.body().path("id").asString()).isEqualTo(issued.path("id").asString());
+		assertThat(current.body().path("name").asString()).isEqualTo("agent-5 on host 2");
+		assertThat(current.body().path("role").asString()).isEqualTo("worker");
+		assertThat(current.body().path("workerId").asString()).isEqualTo("agent-5");
+		assertThat(current.body().toString()).doesNotContain(issued.path("token").asString());
+		assertThat(this.operator.get("/tokens/current").body().path("role").asString()).isEqualTo("operator");
+		assertThat(this.api.get("/tokens/current").code()).isEqualTo("unauthenticated");
+	}
+
 	@Test
 	void lastUsedAtIsWrittenAtMostOnceAMinute() {
 		JsonNode issued = token("ops 3", "operator", null);

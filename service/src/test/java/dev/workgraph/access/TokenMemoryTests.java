@@ -19,14 +19,14 @@ class TokenMemoryTests {
 	void remembersNothingUntilItsListenerListens() {
 		this.memory.remember("a", this.alice, this.memory.generation());
 		assertThat(this.memory.recall("a")).isNull();
-		this.memory.listening(1);
+		this.memory.listening();
 		this.memory.remember("a", this.alice, this.memory.generation());
 		assertThat(this.memory.recall("a")).isEqualTo(this.alice);
 	}
 
 	@Test
 	void forgetsOnlyTheRevokedToken() {
-		this.memory.listening(1);
+		this.memory.listening();
 		this.memory.remember("a", this.alice, this.memory.generation());
 		this.memory.remember("b", this.bob, this.memory.generation());
 		this.memory.revoked(this.alice.tokenId().toString());
@@ -36,7 +36,7 @@ class TokenMemoryTests {
 
 	@Test
 	void aReadThatRacedARevocationIsNotRemembered() {
-		this.memory.listening(1);
+		this.memory.listening();
 		long before = this.memory.generation();
 		// The read saw the token unrevoked; the revocation was heard before it finished.
 		this.memory.revoked(this.alice.tokenId().toString());
@@ -49,14 +49,14 @@ class TokenMemoryTests {
 
 	@Test
 	void losingTheListenerForgetsEverythingAndTrustsNothingUntilItIsBack() {
-		this.memory.listening(1);
+		this.memory.listening();
 		this.memory.remember("a", this.alice, this.memory.generation());
 		long before = this.memory.generation();
 		this.memory.notListening();
 		assertThat(this.memory.recall("a")).isNull();
 		this.memory.remember("b", this.bob, this.memory.generation());
 		assertThat(this.memory.recall("b")).isNull();
-		this.memory.listening(1);
+		this.memory.listening();
 		this.memory.remember("a", this.alice, before);
 		assertThat(this.memory.recall("a")).as("read before the listener was lost").isNull();
 	}
@@ -64,7 +64,7 @@ class TokenMemoryTests {
 	@Test
 	void everyTokenOrAnUnreadablePayloadForgetsEverything() {
 		for (String payload : new String[] { "*", "not-a-token-id" }) {
-			this.memory.listening(1);
+			this.memory.listening();
 			this.memory.remember("a", this.alice, this.memory.generation());
 			this.memory.remember("b", this.bob, this.memory.generation());
 			this.memory.revoked(payload);

@@ -82,6 +82,7 @@ final class ChaosRun {
 		Tally tally = new Tally();
 		Client client = new Client(this.cluster.instances(), history, this.settings.requestTimeout(),
 				this.cluster.adminToken(), this.cluster.frontDoor());
+		client.capQueues(World.CAPS);
 		Random master = new Random(this.settings.seed());
 		Monitor monitor = new Monitor(this.cluster, client, history, world);
 		long started = System.nanoTime();

@@ -107,6 +107,40 @@ final class Client {
 		throw new IllegalStateException("no instance minted a token for " + workerId);
 	}
 
+	/**
+	 * Caps these queues ({@code PATCH /queues/{name}}) through whichever instance
+	 * answers, outside the history: set-up, before the load starts.
+	 */
+	void capQueues(Map<String, Integer> caps) {
+		caps.forEach((queue, cap) -> {
+			String body = JSON.writeValueAsString(Map.of("maxActiveLeases", cap));
+			for (int attempt = 0; attempt < 240; attempt++) {
+				ServiceInstance instance = this.instances.get(attempt % this.instances.size());
+				HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(instance.base() + "/queues/" + queue))
+					.timeout(this.timeout)
+					.header("Content-Type", "application/json")
+					.method("PATCH", HttpRequest.BodyPublishers.ofString(body));
+				if (this.adminToken != null) {
+					request.header("Authorization", "Bearer " + this.adminToken);
+				}
+				try {
+					if (this.http.send(request.build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 200) {
+						return;
+					}
+				}
+				catch (IOException ex) {
+					// That instance is down or restarting: try the next one.
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException("interrupted while capping " + queue, ex);
+				}
+				ServiceInstance.sleep(250);
+			}
+			throw new IllegalStateException("no instance capped queue " + queue);
+		});
+	}
+
 	int instanceCount() {
 		return this.instances.size();
 	}

@@ -21,8 +21,8 @@ import dev.workgraph.chaos.ServerHistory.LeaseRow;
  * Checks a drained run: the client's record of every request and answer against the
  * database's own history. Each check is named after the invariant it proves:
  * {@code 1-no-stale-write}, {@code 2-epochs-and-no-overlap}, {@code 3-one-outcome},
- * {@code 4-drained-nothing-lost}, {@code 5-readiness} and {@code 6-no-5xx} (the last is
- * found while recording).
+ * {@code 4-drained-nothing-lost}, {@code 5-readiness}, {@code 6-no-5xx} (found while
+ * recording) and {@code 7-capped-queue-within-cap}.
  *
  * <p>
  * Batches are checked entry by entry ({@link Op#entry()}): each lease a batch claim
@@ -76,6 +76,7 @@ final class HistoryChecker {
 		acknowledgedAnswersKept();
 		drainedAndNothingLost();
 		completedExactlyOnce(leasesById);
+		cappedQueuesStayedWithinTheirCaps();
 		count();
 		return this;
 	}
@@ -170,6 +171,37 @@ final class HistoryChecker {
 	 * microseconds after {@code ended_at}: that is not a stale write, and is not checked.
 	 * Granting the next epoch needs the end committed first, so that order is strict.
 	 */
+	/**
+	 * No capped queue ever had more leases at once than its cap. A lease's history row
+	 * ends no later than the database stopped counting it (an expired lease counts until
+	 * it is recorded, its row ends at its expiry), so rows that overlap were leases
+	 * counted together.
+	 */
+	private void cappedQueuesStayedWithinTheirCaps() {
+		World.CAPS.forEach((queue, cap) -> {
+			List<long[]> events = new ArrayList<>();
+			for (LeaseRow lease : this.leases) {
+				if (queue.equals(lease.queue())) {
+					events.add(new long[] { lease.acquired(), 1 });
+					if (!lease.active()) {
+						events.add(new long[] { lease.ended(), -1 });
+					}
+				}
+			}
+			// At one instant, an end before a start: a slot freed is taken at once.
+			events.sort(Comparator.<long[]>comparingLong((event) -> event[0]).thenComparingLong((event) -> event[1]));
+			long active = 0;
+			for (long[] event : events) {
+				active += event[1];
+				if (active > cap) {
+					violation("7-capped-queue-within-cap",
+							"queue " + queue + " had " + active + " leases at once at " + event[0] + " µs, cap " + cap);
+					return;
+				}
+			}
+		});
+	}
+
 	private void epochsIncreaseAndLeasesNeverOverlap() {
 		for (Map.Entry<UUID, List<LeaseRow>> entry : leasesByItem().entrySet()) {
 			List<LeaseRow> history = entry.getValue();

@@ -49,8 +49,8 @@ class HistoryCheckerTests {
 	private void cleanHistory() {
 		this.world.created(ITEM, "i1");
 		this.items.put(ITEM, new ItemRow(ITEM, "i1", "completed", 2, null, SECOND_LEASE.toString()));
-		this.leases.add(new LeaseRow(FIRST_LEASE, ITEM, "w1", 1, 100, null, 200, 200L, "expired", false));
-		this.leases.add(new LeaseRow(SECOND_LEASE, ITEM, "w2", 2, 300, null, 900, 400L, "completed", false));
+		this.leases.add(new LeaseRow(FIRST_LEASE, ITEM, "w1", 1, 100, null, 200, 200L, "expired", false, "alpha"));
+		this.leases.add(new LeaseRow(SECOND_LEASE, ITEM, "w2", 2, 300, null, 900, 400L, "completed", false, "alpha"));
 		this.exchanges.add(exchange("w1", Op.CLAIM, FIRST_LEASE, 1, 90, 110, 201, null, null));
 		this.exchanges.add(exchange("w2", Op.CLAIM, SECOND_LEASE, 2, 290, 310, 201, null, null));
 		this.exchanges.add(exchange("w1", Op.COMPLETE, FIRST_LEASE, 1, 350, 360, 409, "lease_expired", null));
@@ -79,9 +79,36 @@ class HistoryCheckerTests {
 	}
 
 	@Test
+	void moreLeasesAtOnceThanACappedQueuesCapAreReported() {
+		cleanHistory();
+		int cap = World.CAPS.get("beta");
+		for (int i = 0; i <= cap; i++) {
+			// Distinct items, each with one lease; together from 500 to 600 µs.
+			this.leases.add(new LeaseRow(UUID.randomUUID(), UUID.randomUUID(), "w" + i, 1, 500 + i, null, 900, 600L,
+					"completed", false, "beta"));
+		}
+		assertThat(check()).extracting(Violation::invariant).contains("7-capped-queue-within-cap");
+	}
+
+	@Test
+	void aCappedQueueAtItsCapWithASlotHandedOnPasses() {
+		cleanHistory();
+		int cap = World.CAPS.get("beta");
+		for (int i = 0; i < cap; i++) {
+			this.leases.add(new LeaseRow(UUID.randomUUID(), UUID.randomUUID(), "w" + i, 1, 500, null, 900, 600L,
+					"completed", false, "beta"));
+		}
+		// Granted at the instant the others ended: a slot freed and taken.
+		this.leases.add(new LeaseRow(UUID.randomUUID(), UUID.randomUUID(), "late", 1, 600, null, 900, null, null, true,
+				"beta"));
+		assertThat(check()).extracting(Violation::invariant).doesNotContain("7-capped-queue-within-cap");
+	}
+
+	@Test
 	void overlappingLeasesAreReported() {
 		cleanHistory();
-		this.leases.set(1, new LeaseRow(SECOND_LEASE, ITEM, "w2", 2, 150, null, 900, 400L, "completed", false));
+		this.leases.set(1,
+				new LeaseRow(SECOND_LEASE, ITEM, "w2", 2, 150, null, 900, 400L, "completed", false, "alpha"));
 		assertThat(check()).extracting(Violation::invariant).contains("2-epochs-and-no-overlap");
 	}
 
@@ -95,7 +122,8 @@ class HistoryCheckerTests {
 	@Test
 	void aGapInEpochsIsReported() {
 		cleanHistory();
-		this.leases.set(1, new LeaseRow(SECOND_LEASE, ITEM, "w2", 3, 300, null, 900, 400L, "completed", false));
+		this.leases.set(1,
+				new LeaseRow(SECOND_LEASE, ITEM, "w2", 3, 300, null, 900, 400L, "completed", false, "alpha"));
 		assertThat(check()).extracting(Violation::invariant).contains("2-epochs-and-no-overlap");
 	}
 
@@ -116,14 +144,15 @@ class HistoryCheckerTests {
 	@Test
 	void aLeaseStillActiveAfterTheDrainIsReported() {
 		cleanHistory();
-		this.leases.set(1, new LeaseRow(SECOND_LEASE, ITEM, "w2", 2, 300, null, 900, null, null, true));
+		this.leases.set(1, new LeaseRow(SECOND_LEASE, ITEM, "w2", 2, 300, null, 900, null, null, true, "alpha"));
 		assertThat(check()).extracting(Violation::invariant).contains("3-one-outcome");
 	}
 
 	@Test
 	void anEndingOtherThanExpiryAfterExpiresAtIsAStaleWrite() {
 		cleanHistory();
-		this.leases.set(1, new LeaseRow(SECOND_LEASE, ITEM, "w2", 2, 300, null, 400, 400L, "completed", false));
+		this.leases.set(1,
+				new LeaseRow(SECOND_LEASE, ITEM, "w2", 2, 300, null, 400, 400L, "completed", false, "alpha"));
 		assertThat(check()).extracting(Violation::invariant).contains("1-no-stale-write");
 	}
 
@@ -163,7 +192,7 @@ class HistoryCheckerTests {
 	@Test
 	void anItemCompletedTwiceIsReported() {
 		cleanHistory();
-		this.leases.set(0, new LeaseRow(FIRST_LEASE, ITEM, "w1", 1, 100, null, 250, 200L, "completed", false));
+		this.leases.set(0, new LeaseRow(FIRST_LEASE, ITEM, "w1", 1, 100, null, 250, 200L, "completed", false, "alpha"));
 		assertThat(check()).extracting(Violation::invariant).contains("4-drained-nothing-lost");
 	}
 
@@ -198,8 +227,9 @@ class HistoryCheckerTests {
 		this.world.created(OTHER_ITEM, "i2");
 		this.items.put(ITEM, new ItemRow(ITEM, "i1", "completed", 1, null, FIRST_LEASE.toString()));
 		this.items.put(OTHER_ITEM, new ItemRow(OTHER_ITEM, "i2", "completed", 1, null, OTHER_LEASE.toString()));
-		this.leases.add(new LeaseRow(FIRST_LEASE, ITEM, "w1", 1, 100, null, 900, 175L, "completed", false));
-		this.leases.add(new LeaseRow(OTHER_LEASE, OTHER_ITEM, "w1", 1, 100, null, 900, 155L, "completed", false));
+		this.leases.add(new LeaseRow(FIRST_LEASE, ITEM, "w1", 1, 100, null, 900, 175L, "completed", false, "alpha"));
+		this.leases
+			.add(new LeaseRow(OTHER_LEASE, OTHER_ITEM, "w1", 1, 100, null, 900, 155L, "completed", false, "alpha"));
 		this.exchanges.add(exchange("w1", Op.CLAIM_BATCH, null, 0, 90, 110, 201, null, null));
 		this.exchanges.add(entry(Op.CLAIM_BATCH_ENTRY, FIRST_LEASE, ITEM, 1, false, 90, 110, 201, null, null));
 		this.exchanges.add(entry(Op.CLAIM_BATCH_ENTRY, OTHER_LEASE, OTHER_ITEM, 1, false, 90, 110, 201, null, null));
@@ -268,8 +298,10 @@ class HistoryCheckerTests {
 		cleanBatchHistory();
 		UUID third = UUID.randomUUID();
 		UUID fourth = UUID.randomUUID();
-		this.leases.add(new LeaseRow(UUID.randomUUID(), third, "w1", 1, 300, null, 500, 500L, "expired", false));
-		this.leases.add(new LeaseRow(UUID.randomUUID(), fourth, "w1", 1, 300, null, 500, 500L, "expired", false));
+		this.leases
+			.add(new LeaseRow(UUID.randomUUID(), third, "w1", 1, 300, null, 500, 500L, "expired", false, "alpha"));
+		this.leases
+			.add(new LeaseRow(UUID.randomUUID(), fourth, "w1", 1, 300, null, 500, 500L, "expired", false, "alpha"));
 		this.exchanges.add(exchange("w1", Op.CLAIM_BATCH, null, 0, 290, 310, Exchange.NO_ANSWER, null, null));
 		this.exchanges.add(entry(Op.CLAIM_BATCH_ENTRY, null, null, 0, false, 290, 310, Exchange.NO_ANSWER, null, null));
 		assertThat(check()).extracting(Violation::invariant).containsExactly("3-one-outcome");

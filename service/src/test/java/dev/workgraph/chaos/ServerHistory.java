@@ -21,11 +21,12 @@ final class ServerHistory {
 	static final String LEASES = micros(
 			"""
 					select lease_id, item_id, worker_id, epoch, micros(acquired_at) as acquired, micros(renewed_at) as renewed,
-					    micros(expires_at) as expires, micros(ended_at) as ended, outcome, false as active
+					    micros(expires_at) as expires, micros(ended_at) as ended, outcome, false as active,
+					    (select w.queue from work_items w where w.id = item_id) as queue
 					from lease_history
 					union all
 					select id, item_id, worker_id, epoch, micros(acquired_at), micros(renewed_at), micros(expires_at), null, null,
-					    true
+					    true, queue
 					from leases
 					""");
 
@@ -69,7 +70,7 @@ final class ServerHistory {
 			while (rs.next()) {
 				rows.add(new LeaseRow(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class), rs.getString(3),
 						rs.getLong(4), rs.getLong(5), nullableLong(rs, 6), rs.getLong(7), nullableLong(rs, 8),
-						rs.getString(9), rs.getBoolean(10)));
+						rs.getString(9), rs.getBoolean(10), rs.getString(11)));
 			}
 		}
 		return rows;
@@ -168,7 +169,7 @@ final class ServerHistory {
 	 * and {@code outcome} are null while it is active.
 	 */
 	record LeaseRow(UUID leaseId, UUID itemId, String workerId, long epoch, long acquired, Long renewed, long expires,
-			Long ended, String outcome, boolean active) {
+			Long ended, String outcome, boolean active, String queue) {
 	}
 
 	record ItemRow(UUID id, String title, String status, long epoch, UUID parentId, String resultLease) {

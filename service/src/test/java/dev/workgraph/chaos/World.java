@@ -21,6 +21,12 @@ final class World {
 
 	static final String SENTINEL_QUEUE = "chaos.sentinel";
 
+	/**
+	 * Queues capped before the load starts, with their {@code maxActiveLeases}: the
+	 * checker's rule {@code 7-capped-queue-within-cap} holds the history to them.
+	 */
+	static final Map<String, Integer> CAPS = Map.of("beta", 3);
+
 	enum Phase {
 
 		/** Random and adversarial behaviour, faults injected. */

@@ -157,6 +157,9 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 		for (String step : List.of("Drain traffic", "Swap binaries", "Restore traffic")) {
 			children.add(createItem(step, "parentId", item));
 		}
+		// The order among the children: swap after draining, restore after swapping.
+		addDependency(children.get(1), children.get(0));
+		addDependency(children.get(2), children.get(1));
 		UUID notes = createItem("Publish release notes", "dependsOn", List.of(item));
 		UUID announce = createItem("Announce the release", "dependsOn", List.of(item));
 
@@ -183,6 +186,17 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 		assertThat(listed("dependencies")).containsExactlyInAnyOrder(build, approve);
 		assertThat(listed("dependents")).containsExactlyInAnyOrder(notes, announce);
 		assertThat(listed("children")).containsExactlyElementsOf(children);
+		// A parent's page shows the dependencies between its children.
+		assertThat(browser.driver.findElement(By.cssSelector("#children li[data-item-id='" + children.get(1) + "']"))
+			.getText()).contains("waits for Drain traffic");
+		assertThat(browser.driver.findElement(By.cssSelector("#children li[data-item-id='" + children.get(2) + "']"))
+			.getText()).contains("waits for Swap binaries");
+		assertThat(browser.driver.findElement(By.cssSelector("#children li[data-item-id='" + children.get(0) + "']"))
+			.getText()).doesNotContain("waits for");
+		assertThat(
+				browser.driver.findElement(By.cssSelector("svg#graph [data-item-id='" + children.get(2) + "'] title"))
+					.getAttribute("textContent"))
+			.contains("waits for Swap binaries");
 		assertThat(listed("parent")).containsExactly(plan);
 		assertThat(browser.driver.findElement(By.id("blockers")).getText())
 			.contains("2 unmet dependencies, 3 open children");
@@ -273,6 +287,44 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 	}
 
 	@Test
+	void theQueuesPagePausesResumesAndCapsAQueue() {
+		createItem("Write chapter 1", "queue", "writing");
+		open("#/queues");
+		waitFor(By.cssSelector("tr[data-queue='writing'] button.pause"));
+		clickWhenRedrawn(By.cssSelector("tr[data-queue='writing'] button.pause"));
+		waitForQueue("writing", (queue) -> queue.path("paused").asBoolean());
+		new WebDriverWait(browser.driver, Duration.ofSeconds(10)).ignoring(StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(By.cssSelector("tr[data-queue='writing'] td.state"))
+				.getText()
+				.startsWith("paused"));
+		new WebDriverWait(browser.driver, Duration.ofSeconds(10)).ignoring(StaleElementReferenceException.class)
+			.until((driver) -> {
+				var cap = driver.findElement(By.cssSelector("tr[data-queue='writing'] input[name='maxActiveLeases']"));
+				cap.clear();
+				cap.sendKeys("3");
+				driver.findElement(By.cssSelector("tr[data-queue='writing'] form.cap button")).click();
+				return true;
+			});
+		waitForQueue("writing", (queue) -> queue.path("maxActiveLeases").asInt() == 3);
+		clickWhenRedrawn(By.cssSelector("tr[data-queue='writing'] button.pause"));
+		waitForQueue("writing", (queue) -> !queue.path("paused").asBoolean());
+		assertThat(this.api.get("/queues/writing").body().path("maxActiveLeases").asInt()).isEqualTo(3);
+	}
+
+	private void clickWhenRedrawn(By button) {
+		new WebDriverWait(browser.driver, Duration.ofSeconds(10)).ignoring(StaleElementReferenceException.class)
+			.until((driver) -> {
+				driver.findElement(button).click();
+				return true;
+			});
+	}
+
+	private void waitForQueue(String name, java.util.function.Predicate<JsonNode> condition) {
+		new WebDriverWait(browser.driver, Duration.ofSeconds(10))
+			.until((driver) -> condition.test(this.api.get("/queues/" + name).body()));
+	}
+
+	@Test
 	void itemsAreFilteredByStatusQueueAndTextInTitles() {
 		createItem("Rotate the TLS certificates", "queue", "ops");
 		createItem("Renew tls certificate for staging", "queue", "ops");
@@ -280,6 +332,13 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 		open("#/items");
 		waitFor(By.cssSelector("#items table"));
 		assertThat(browser.driver.findElements(By.cssSelector("#items tbody tr"))).hasSize(3);
+		// The created date and time stay on one line.
+		assertThat(browser.driver.executeScript("""
+				return [...document.querySelectorAll('#items td.when')].map((cell) => {
+					const text = document.createRange();
+					text.selectNodeContents(cell);
+					return text.getClientRects().length;
+				});""")).asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST).containsOnly(1L);
 		browser.driver.findElement(By.name("q")).sendKeys("TLS");
 		browser.driver.findElement(By.cssSelector("#item-filters button")).click();
 		new WebDriverWait(browser.driver, Duration.ofSeconds(10))

@@ -71,6 +71,8 @@ class ConsoleSignInBrowserTests extends ServiceTest {
 		signIn(operator);
 		waitFor(By.cssSelector("#nav"));
 		waitFor(By.id("inbox-empty"));
+		new WebDriverWait(browser.driver, Duration.ofSeconds(10)).until(ExpectedConditions
+			.textToBePresentInElementLocated(By.id("session"), "signed in as console-operator (operator)"));
 		assertThat(browser.driver.getCurrentUrl()).doesNotContain(operator);
 		assertThat(browser.driver.executeScript("return document.cookie")).isEqualTo("");
 		assertThat(browser.driver.executeScript("return JSON.stringify(localStorage)").toString())

@@ -20,12 +20,13 @@ import org.springframework.test.context.TestPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The README's {@code sh} blocks run, top to bottom, as a reader would paste them into
- * one terminal: with bash, curl and jq against this test's service
- * ({@code localhost:8080} becomes its port), with {@code WG_ADMIN_TOKEN} exported and
- * accepted by the service as the bootstrap admin token. Twice, against the same database,
- * since a reader runs them again: a walk-through that trips over what an earlier run left
- * behind fails here.
+ * The README's {@code sh} blocks run as a reader would paste them: each in a fresh
+ * terminal (a shell of its own, with only {@code WG_ADMIN_TOKEN} exported and accepted by
+ * the service as the bootstrap admin token), with bash, curl and jq against this test's
+ * service ({@code localhost:8080} becomes its port). Top to bottom, then again bottom to
+ * top against the same database, since the README says they run in any order and again: a
+ * block that leans on what another block set, or trips over what an earlier run left
+ * behind, fails here.
  *
  * <p>
  * A block that cannot run here (it starts the service, needs Docker, builds the project)
@@ -48,22 +49,19 @@ class ReadmeWalkthroughTests extends ServiceTest {
 	Path directory;
 
 	@Test
-	void theWalkThroughsRunTopToBottomAndAgain() throws Exception {
+	void eachWalkThroughRunsOnItsOwnInAnyOrderAndAgain() throws Exception {
 		List<Block> blocks = blocks(Files.readString(RepositoryRoot.path().resolve("README.md")));
 		List<Block> runnable = blocks.stream().filter((block) -> block.skipReason() == null).toList();
 		assertThat(runnable).as("the README's walk-throughs").hasSizeGreaterThanOrEqualTo(4);
-		StringBuilder script = new StringBuilder("set -euo pipefail\n");
+		StringBuilder first = new StringBuilder();
 		for (Block block : runnable) {
-			script.append("echo '### README.md line ").append(block.line()).append("'\n");
-			script
-				.append(block.text()
-					.replace("http://localhost:8080", "http://127.0.0.1:" + this.port)
-					.replace("localhost:8080", "127.0.0.1:" + this.port))
-				.append('\n');
+			first.append(run(block));
 		}
-		String first = run(script.toString());
-		String second = run(script.toString());
-		for (String output : List.of(first, second)) {
+		StringBuilder second = new StringBuilder();
+		for (Block block : runnable.reversed()) {
+			second.append(run(block));
+		}
+		for (String output : List.of(first.toString(), second.toString())) {
 			assertThat(output).doesNotContain("parse error").doesNotContain("curl: (");
 			assertThat(output).contains("\"item\": \"Summarise the incident report\"");
 			assertThat(output).contains("\"outcome\": \"decomposed\"");
@@ -72,6 +70,10 @@ class ReadmeWalkthroughTests extends ServiceTest {
 			assertThat(output).contains("{\"completed\":\"Thumbnail 4\",\"next\":\"Thumbnail 5\"}")
 				.contains("{\"completed\":\"Thumbnail 5\",\"next\":null}");
 			assertThat(output).as("the Python worker ran").contains("python worker: queue py-writing drained");
+			assertThat(output).as("the MCP session by hand")
+				.contains("[\"claim_work\",")
+				.contains("{\"claimed\":true,\"item\":\"Name the release\"}")
+				.contains("{\"completed\":true,\"status\":\"completed\",\"result\":{\"name\":\"Aurora\"}}");
 		}
 		assertThat(count("select count(*) from work_items where title = 'Migrate the billing service' "
 				+ "and status = 'blocked'"))
@@ -103,7 +105,12 @@ class ReadmeWalkthroughTests extends ServiceTest {
 			.isEqualTo(count);
 	}
 
-	private String run(String script) throws IOException, InterruptedException {
+	/** Runs one block in a shell of its own; what it printed. */
+	private String run(Block block) throws IOException, InterruptedException {
+		String script = "set -euo pipefail\necho '### README.md line " + block.line() + "'\n"
+				+ block.text()
+					.replace("http://localhost:8080", "http://127.0.0.1:" + this.port)
+					.replace("localhost:8080", "127.0.0.1:" + this.port);
 		Path file = Files.createTempFile(this.directory, "walkthrough", ".sh");
 		Files.writeString(file, script);
 		Path output = Files.createTempFile(this.directory, "walkthrough", ".out");
@@ -117,8 +124,10 @@ class ReadmeWalkthroughTests extends ServiceTest {
 			process.destroyForcibly();
 		}
 		String text = Files.readString(output, StandardCharsets.UTF_8);
-		assertThat(finished).as("the walk-throughs finish: " + text).isTrue();
-		assertThat(process.exitValue()).as("the walk-throughs succeed:\n" + text).isZero();
+		assertThat(finished).as("the block at README.md line " + block.line() + " finishes: " + text).isTrue();
+		assertThat(process.exitValue())
+			.as("the block at README.md line " + block.line() + " succeeds on its own:\n" + text)
+			.isZero();
 		return text;
 	}
 

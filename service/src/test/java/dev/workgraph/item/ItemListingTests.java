@@ -188,6 +188,8 @@ class ItemListingTests extends GraphTest {
 					assertThat(pageThrough(path + "&limit=" + limit, Integer.MAX_VALUE)).as("%s limit %d", path, limit)
 						.isEqualTo(expected);
 				}
+				assertThat(pageThrough(path + "&order=newest&limit=3", Integer.MAX_VALUE)).as("%s newest first", path)
+					.isEqualTo(expected.reversed());
 			}
 		}
 	}
@@ -207,6 +209,14 @@ class ItemListingTests extends GraphTest {
 		List<String> seen = pageThrough("/items?parentId=" + parent + "&limit=4", Integer.MAX_VALUE);
 		assertThat(seen).doesNotHaveDuplicates();
 		assertThat(new HashSet<>(seen)).isEqualTo(children);
+		// Newest first: the same items in the opposite order (ids sort as they were
+		// made).
+		List<String> newestFirst = children.stream().sorted(java.util.Comparator.reverseOrder()).toList();
+		assertThat(pageThrough("/items?parentId=" + parent + "&limit=4&order=newest", Integer.MAX_VALUE))
+			.isEqualTo(newestFirst);
+		assertThat(pageThrough("/items?q=child&limit=4&order=newest", Integer.MAX_VALUE)).isEqualTo(newestFirst);
+		assertThat(pageThrough("/items?q=child&limit=4&order=oldest", Integer.MAX_VALUE))
+			.isEqualTo(newestFirst.reversed());
 	}
 
 	@Test
@@ -217,7 +227,8 @@ class ItemListingTests extends GraphTest {
 		assertThat(cursor).isNotBlank();
 		for (String query : List.of("limit=0", "limit=501", "limit=-1", "limit=abc", "limit=1.5", "limit=99999999999",
 				"status=open", "status=", "cursor=not-a-cursor", "cursor=" + cursor + "x", "cursor=AAAA",
-				"parentId=not-a-uuid", "queue=UPPER", "queue=", "queue=" + "q".repeat(101))) {
+				"parentId=not-a-uuid", "order=sideways", "order=", "queue=UPPER", "queue=",
+				"queue=" + "q".repeat(101))) {
 			Api.Response response = this.api.get("/items?" + query);
 			assertThat(response.status()).as(query + " -> " + response).isEqualTo(422);
 			assertThat(response.code()).isEqualTo("validation_failed");

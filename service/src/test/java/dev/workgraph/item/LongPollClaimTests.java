@@ -22,6 +22,7 @@ import java.util.stream.IntStream;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.workgraph.WorkGraphApplication;
+import dev.workgraph.notification.NotificationListener;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.LeaseTestSupport;
 import dev.workgraph.testing.TestDatabase;
@@ -88,8 +89,8 @@ class LongPollClaimTests extends LeaseTestSupport {
 		return secondInstance.getBean(ReadyWaiters.class);
 	}
 
-	private static ReadyNotificationListener secondListener() {
-		return secondInstance.getBean(ReadyNotificationListener.class);
+	private static NotificationListener secondListener() {
+		return secondInstance.getBean(NotificationListener.class);
 	}
 
 	@Test

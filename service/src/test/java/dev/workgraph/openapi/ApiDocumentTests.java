@@ -18,6 +18,7 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.workgraph.problem.ProblemCode;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.LeaseTestSupport;
 import org.junit.jupiter.api.Test;
@@ -75,7 +76,6 @@ class ApiDocumentTests extends LeaseTestSupport {
 	void everyOperationListsItsProblemCodes() {
 		JsonNode document = document();
 		for (String operation : operations(document)) {
-			assertThat(OperationProblems.PARTICULAR).as("the problem table names " + operation).containsKey(operation);
 			JsonNode responses = operation(document, operation).path("responses");
 			Set<String> codes = new HashSet<>();
 			for (String status : responses.propertyNames()) {
@@ -102,6 +102,55 @@ class ApiDocumentTests extends LeaseTestSupport {
 		assertThat(codesOf(document, "POST /leases/{leaseId}/complete")).contains("lease_expired", "lease_ended",
 				"epoch_mismatch", "open_children", "unmet_dependencies");
 		assertThat(codesOf(document, "POST /attention-requests/{id}/resolve")).contains("already_resolved");
+	}
+
+	/**
+	 * The catalogue ({@code src/main/resources/openapi/operations/*.yaml}) has an entry
+	 * for every operation, and every entry says what the reader of Swagger UI and the
+	 * authors of generated clients need.
+	 */
+	@Test
+	void everyOperationIsDocumentedForItsUsers() {
+		JsonNode document = document();
+		OperationCatalogue catalogue = OperationCatalogue.load();
+		Set<String> operations = operations(document);
+		assertThat(catalogue.operations().keySet()).as("catalogue entries for operations the service does not serve")
+			.isSubsetOf(operations);
+		Set<String> tags = new HashSet<>();
+		document.path("tags").forEach((tag) -> {
+			assertThat(tag.path("description").asString()).as("tag " + tag.path("name")).isNotBlank();
+			tags.add(tag.path("name").asString());
+		});
+		Set<String> ids = new HashSet<>();
+		for (String key : operations) {
+			assertThat(catalogue.operations()).as("""
+					%s has no entry in src/main/resources/openapi/operations/*.yaml: add one (operationId, summary, \
+					description, its parameters, a request example, its particular problems; see the package \
+					description of dev.workgraph.openapi)""".formatted(key)).containsKey(key);
+			JsonNode operation = operation(document, key);
+			String id = operation.path("operationId").asString();
+			assertThat(id).as(key + " operationId").matches("[a-z][a-zA-Z]+");
+			assertThat(ids.add(id)).as(key + " operationId " + id + " is unique").isTrue();
+			assertThat(operation.path("summary").asString()).as(key + " summary").isNotBlank().hasSizeLessThan(60);
+			assertThat(operation.path("description").asString()).as(key + " description").hasSizeGreaterThan(40);
+			assertThat(operation.path("tags")).as(key + " tags").hasSize(1);
+			assertThat(tags).as(key + " tag").contains(operation.path("tags").path(0).asString());
+			operation.path("parameters")
+				.forEach((parameter) -> assertThat(parameter.path("description").asString())
+					.as(key + " parameter " + parameter.path("name"))
+					.isNotBlank());
+			JsonNode body = operation.path("requestBody").path("content");
+			body.forEach((media) -> assertThat(media.path("examples")).as(key + " request example").isNotEmpty());
+		}
+	}
+
+	@Test
+	void everyProblemCodeHasAnExample() {
+		ProblemExamples examples = ProblemExamples.load();
+		for (ProblemCode code : ProblemCode.values()) {
+			assertThat(examples.has(code)).as(code.code() + " has an example (a detail) in " + ProblemExamples.LOCATION)
+				.isTrue();
+		}
 	}
 
 	@Test

@@ -82,7 +82,10 @@ class JsonProblemsTests {
 
 	@Test
 	void theWrongShapeNamesTheFieldAndWhatItMustBe() {
-		assertInvalid(binding("{\"nope\":1}"), "nope", "is not a known field");
+		assertInvalid(binding("{\"nope\":1}"), "nope",
+				"is not a known field; it takes child, count, dependsOn, epoch, parentId, priority, title");
+		assertInvalid(binding("{\"child\":{\"blocking\":true,\"nope\":1}}"), "child.nope",
+				"is not a known field; it takes blocking");
 		assertInvalid(binding("{\"priority\":99999999999}"), "priority", "must be between -1000 and 1000");
 		assertInvalid(binding("{\"count\":99999999999}"), "count", "must be between -2147483648 and 2147483647");
 		assertInvalid(binding("{\"epoch\":99999999999999999999}"), "epoch",

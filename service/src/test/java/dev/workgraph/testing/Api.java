@@ -70,6 +70,12 @@ public final class Api {
 		return send(request);
 	}
 
+	public Response patch(String path, Object body) {
+		return send(HttpRequest.newBuilder(uri(path))
+			.header("Content-Type", "application/json")
+			.method("PATCH", HttpRequest.BodyPublishers.ofString(json(body))));
+	}
+
 	public Response delete(String path) {
 		return send(HttpRequest.newBuilder(uri(path)).DELETE());
 	}

@@ -13,7 +13,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 public final class Database {
 
 	private static final List<String> TABLES = List.of("attention_requests", "lease_history", "leases", "ready_items",
-			"dependencies", "idempotency_keys", "work_item_titles", "parked_items", "work_items", "access_tokens");
+			"dependencies", "idempotency_keys", "work_item_titles", "parked_items", "work_items", "access_tokens",
+			"queue_settings");
 
 	private Database() {
 	}

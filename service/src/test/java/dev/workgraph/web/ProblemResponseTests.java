@@ -192,6 +192,27 @@ class ProblemResponseTests extends ServiceTest {
 		assertProblem(post("/items/%20/cancel", "{}"), 404, "not_found");
 	}
 
+	/** A typo in an id is told apart from a record that does not exist. */
+	@Test
+	void aMalformedIdInAPathIsNotFoundAndSaysItIsMalformed() {
+		Api.Response answer = post("/leases/abc/complete", "{\"epoch\":1}");
+		assertProblem(answer, 404, "not_found");
+		assertThat(answer.body().path("detail").asString()).isEqualTo(
+				"'abc' is not a well-formed id (a UUID such as 0199a3d2-8c1e-7b2a-9d4f-2e6b1c0a5f31), so leaseId names nothing");
+	}
+
+	/**
+	 * The unknown-field 422 says which fields the object takes, as the query one does.
+	 */
+	@Test
+	void anUnknownBodyFieldListsTheFieldsTheObjectTakes() {
+		Api.Response answer = post("/items", "{\"title\":\"t\",\"colour\":\"red\"}");
+		assertProblem(answer, 422, "validation_failed");
+		assertThat(answer.body().path("errors").path(0).path("message").asString())
+			.startsWith("is not a known field; it takes ")
+			.contains("dependsOn", "metadata", "parentId", "title");
+	}
+
 	@Test
 	void theErrorPathItselfIsNotFound() {
 		assertProblem(this.api.get("/error"), 404, "not_found");

@@ -11,9 +11,8 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import dev.workgraph.access.TokenLocks;
-import dev.workgraph.batching.BatchThreads;
-import dev.workgraph.batching.Coalescer;
-import dev.workgraph.batching.CoalescingProperties;
+import dev.workgraph.batching.Batcher;
+import dev.workgraph.batching.Batchers;
 import dev.workgraph.item.ReadyWaiters;
 import dev.workgraph.lease.LeaseAndItem;
 import dev.workgraph.lease.LeaseHolders;
@@ -54,12 +53,12 @@ public class ClaimCommands {
 
 	private final TokenLocks tokenLocks;
 
-	/** Null when coalescing is off. */
-	private final Coalescer<QueueFilter, Claims.Ask, Optional<Claims.Claimed>, Optional<LeaseAndItem>> coalescer;
+	/** Claims alone, or concurrent ones in one batch (coalescing, docs/adr/0005). */
+	private final Batcher<QueueFilter, Claims.Ask, Optional<LeaseAndItem>> batcher;
 
 	ClaimCommands(Transactions transactions, Claims claims, LeaseProperties properties, ContinuityProperties continuity,
-			CoalescingProperties coalescing, BatchThreads batchThreads, ReadyWaiters waiters, LeaseMetrics metrics,
-			LeaseHolders holders, TokenLocks tokenLocks) {
+			Batchers batchers, ReadyWaiters waiters, LeaseMetrics metrics, LeaseHolders holders,
+			TokenLocks tokenLocks) {
 		this.transactions = transactions;
 		this.tokenLocks = tokenLocks;
 		this.claims = claims;
@@ -68,8 +67,7 @@ public class ClaimCommands {
 		this.metrics = metrics;
 		this.waiters = waiters;
 		this.holders = holders;
-		this.coalescer = coalescing.enabled()
-				? Coalescer.lanes(coalescing, batchThreads, this::claimBatch, this::withViews) : null;
+		this.batcher = batchers.claims(this::claimBatch, this::withViews);
 	}
 
 	/** The claim without waiting: 204 when nothing is ready. */
@@ -204,22 +202,20 @@ public class ClaimCommands {
 
 	/**
 	 * Claims concurrent with this one (same queues filter) are served by one batch
-	 * (docs/adr/0005); each still gets its own lease. An ask the batch had no item for
-	 * comes back empty, and the retry above treats it like any other empty claim.
+	 * (docs/adr/0005) when coalescing is on; each still gets its own lease. An ask the
+	 * batch had no item for comes back empty, and the retry above treats it like any
+	 * other empty claim.
 	 */
 	private Optional<LeaseAndItem> claimOnce(String workerId, UUID token, QueueFilter filter, int seconds) {
 		Claims.Ask ask = new Claims.Ask(Uuid7.next(), workerId, seconds);
 		if (token != null) {
-			// Not coalesced: the token is checked in the claim's own transaction.
+			// Not batched: the token is checked in the claim's own transaction.
 			return withViews(filter, this.transactions.inTransaction(() -> {
 				holdToken(token);
 				return this.claims.claimHere(List.of(ask), filter.queues(), this.continuity.continuityWindow());
 			})).getFirst();
 		}
-		if (this.coalescer != null) {
-			return this.coalescer.submit(filter, ask);
-		}
-		return withViews(filter, claimBatch(filter, List.of(ask))).getFirst();
+		return this.batcher.submit(filter, ask);
 	}
 
 	/**

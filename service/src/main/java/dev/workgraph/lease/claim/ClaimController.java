@@ -60,8 +60,8 @@ class ClaimController {
 	 */
 	@PostMapping("/claims")
 	ResponseEntity<LeaseAndItem> claim(@Valid @RequestBody ClaimRequest request, HttpServletResponse response) {
-		Optional<LeaseAndItem> claimed = this.claims.claim(claimant(request.workerId()), token(), request.queues(),
-				request.leaseSeconds(), request.waitOrZero());
+		Optional<LeaseAndItem> claimed = this.claims.claim(claimant(request.workerId()), token(),
+				Caller.claimableQueues(request.queues()), request.leaseSeconds(), request.waitOrZero());
 		if (claimed.isEmpty()) {
 			return ResponseEntity.noContent().header(HttpHeaders.RETRY_AFTER, this.emptyRetryAfter).build();
 		}
@@ -144,8 +144,8 @@ class ClaimController {
 	ResponseEntity<BatchClaimResponse> claimBatch(@Valid @RequestBody BatchClaimRequest request,
 			HttpServletResponse response) {
 		int wait = (request.waitSeconds() != null) ? request.waitSeconds() : 0;
-		List<LeaseAndItem> claimed = this.claims.claimBatch(claimant(request.workerId()), token(), request.queues(),
-				request.leaseSeconds(), request.limit(), wait);
+		List<LeaseAndItem> claimed = this.claims.claimBatch(claimant(request.workerId()), token(),
+				Caller.claimableQueues(request.queues()), request.leaseSeconds(), request.limit(), wait);
 		if (claimed.isEmpty()) {
 			return ResponseEntity.noContent().header(HttpHeaders.RETRY_AFTER, this.emptyRetryAfter).build();
 		}

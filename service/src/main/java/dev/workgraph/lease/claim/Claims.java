@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
+import dev.workgraph.lease.claim.ClaimAssignment.Candidate;
 import dev.workgraph.model.ItemRow;
 import dev.workgraph.model.Rows;
 import dev.workgraph.sql.GenericPlans;
@@ -112,35 +113,36 @@ public class Claims {
 			), best as materialized (
 			    %s
 			), picked as (
-			    select item_id, ready_row from (select * from preferred union all select * from best) candidate
+			    select item_id, ready_row, queue from (select * from preferred union all select * from best) candidate
 			    order by priority desc, is_preferred desc, ready_since, item_id
 			    limit 1
 			), assignment as (
 			    select item_id, ready_row, :leaseId::uuid as lease_id, :workerId::text as worker_id,
 			        :leaseSeconds::int as lease_seconds
-			    from picked
+			    from picked p
+			    where %s
 			), """ + GRANT_ONE;
 
 	public static final String CLAIM_NEXT_READY = CLAIM_TEMPLATE.formatted(
 			freeReadyItems("true as is_preferred", "r.preferred_worker_id = :workerId and " + PREFERENCE_OPEN, "1"),
-			freeReadyItems("false as is_preferred", "true", "1"));
+			freeReadyItems("false as is_preferred", "true", "1"), QueueGates.ADMITS_ONE);
 
 	static final String CLAIM_NEXT_READY_IN_QUEUES = CLAIM_TEMPLATE.formatted(
 			freeReadyItems("true as is_preferred",
 					"r.preferred_worker_id = :workerId and " + PREFERENCE_OPEN + " and " + IN_QUEUES, "1"),
-			inEachQueue(freeReadyItems("false as is_preferred", "r.queue = q.name", "1")));
+			inEachQueue(freeReadyItems("false as is_preferred", "r.queue = q.name", "1")), QueueGates.ADMITS_ONE);
 
 	/**
 	 * Whether any item is ready (in the given queues), locked or not: a plain read that
 	 * waits for nobody.
 	 */
 	static final String ANY_READY = """
-			select exists (select 1 from ready_items)
-			""";
+			select exists (select 1 from ready_items r where %s)
+			""".formatted(QueueGates.OPEN);
 
 	static final String ANY_READY_IN_QUEUES = """
-			select exists (select 1 from ready_items r where %s)
-			""".formatted(IN_QUEUES);
+			select exists (select 1 from ready_items r where %s and %s)
+			""".formatted(IN_QUEUES, QueueGates.OPEN);
 
 	/**
 	 * Coalesced claims, step 1 of 2 (one transaction): locks the candidates for a batch
@@ -163,10 +165,11 @@ public class Claims {
 			)
 			select c.item_id, c.ready_row::text, c.priority, c.preferred_worker_id,
 			    c.preferred_worker_id is not null
-			        and c.ready_since > now() - make_interval(secs => :continuitySeconds) as preference_open
+			        and c.ready_since > now() - make_interval(secs => :continuitySeconds) as preference_open,
+			    c.queue, c.queue = any(array(%s)) as capped
 			from (select * from best union select * from preferred) c
 			order by c.priority desc, c.ready_since, c.item_id
-			""";
+			""".formatted("%s", "%s", QueueGates.CAPPED_QUEUES);
 
 	static final String LOCK_CLAIM_CANDIDATES = LOCK_CANDIDATES_TEMPLATE
 		.formatted(freeReadyItems("r.preferred_worker_id", "true", ":n"), freeReadyItems("r.preferred_worker_id",
@@ -193,10 +196,13 @@ public class Claims {
 
 	private final OneRoundTrip oneRoundTrip;
 
-	Claims(JdbcClient jdbc, GenericPlans genericPlans, OneRoundTrip oneRoundTrip) {
+	private final QueueGates gates;
+
+	Claims(JdbcClient jdbc, GenericPlans genericPlans, OneRoundTrip oneRoundTrip, QueueGates gates) {
 		this.jdbc = jdbc;
 		this.genericPlans = genericPlans;
 		this.oneRoundTrip = oneRoundTrip;
+		this.gates = gates;
 	}
 
 	/**
@@ -274,9 +280,14 @@ public class Claims {
 		List<Candidate> candidates = this.oneRoundTrip.queryAfter(KeyLookups.ONLY,
 				(queues == null) ? LOCK_CLAIM_CANDIDATES : LOCK_CLAIM_CANDIDATES_IN_QUEUES,
 				(rs, n) -> new Candidate(Rows.uuid(rs, "item_id"), rs.getString("ready_row"), rs.getInt("priority"),
-						rs.getString("preferred_worker_id"), rs.getBoolean("preference_open")),
+						rs.getString("preferred_worker_id"), rs.getBoolean("preference_open"), rs.getString("queue"),
+						rs.getBoolean("capped")),
 				params);
-		List<Candidate> assigned = assign(candidates, asks);
+		List<String> capped = candidates.stream().filter(Candidate::capped).map(Candidate::queue).distinct().toList();
+		// Only a batch with items of a capped queue locks it and counts again
+		// (QueueGates).
+		List<Candidate> assigned = ClaimAssignment.assign(candidates, asks,
+				capped.isEmpty() ? Map.of() : this.gates.headroomOfCapped(capped));
 		List<UUID> itemIds = new ArrayList<>();
 		List<String> readyRows = new ArrayList<>();
 		List<Ask> granted = new ArrayList<>();
@@ -308,37 +319,6 @@ public class Claims {
 		return asks.stream().map((ask) -> Optional.ofNullable(byLease.get(ask.leaseId()))).toList();
 	}
 
-	/**
-	 * Hands out candidates (in claim order) to asks (in arrival order) as if each ask ran
-	 * {@link #CLAIM_NEXT_READY} in turn: an ask takes the first remaining candidate,
-	 * unless a remaining candidate preferred for its worker (preference still open) has
-	 * the same priority, then the first of those. Answers the candidate per ask, null for
-	 * none.
-	 */
-	static List<Candidate> assign(List<Candidate> candidates, List<Ask> asks) {
-		List<Candidate> remaining = new ArrayList<>(candidates);
-		List<Candidate> assigned = new ArrayList<>(asks.size());
-		for (Ask ask : asks) {
-			if (remaining.isEmpty()) {
-				assigned.add(null);
-				continue;
-			}
-			Candidate pick = remaining.getFirst();
-			for (Candidate candidate : remaining) {
-				if (candidate.priority() < pick.priority()) {
-					break;
-				}
-				if (candidate.preferenceOpen() && ask.workerId().equals(candidate.preferredWorkerId())) {
-					pick = candidate;
-					break;
-				}
-			}
-			remaining.remove(pick);
-			assigned.add(pick);
-		}
-		return assigned;
-	}
-
 	/** The grant, its dequeue matching {@code ctid} by {@code readyRowCondition}. */
 	private static String grant(String readyRowCondition) {
 		return GRANT_ASSIGNED_TEMPLATE.formatted(readyRowCondition, LeaseRows.active("g", LeaseRows.PREFIX_BESIDE_ITEM),
@@ -352,13 +332,13 @@ public class Claims {
 	 */
 	private static String freeReadyItems(String columns, String condition, String limit) {
 		return """
-				select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, %s
+				select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, %s
 				    from ready_items r
 				    join work_items w on w.id = r.item_id
-				    where %s
+				    where %s and %s
 				    order by r.priority desc, r.ready_since, r.item_id
 				    limit %s
-				    for update of r, w skip locked""".formatted(columns, condition, limit);
+				    for update of r, w skip locked""".formatted(columns, condition, QueueGates.OPEN, limit);
 	}
 
 	/**
@@ -389,14 +369,6 @@ public class Claims {
 
 	/** One claim request of a batch, with the lease id it will get if it gets an item. */
 	record Ask(UUID leaseId, String workerId, int leaseSeconds) {
-	}
-
-	/**
-	 * A locked claim candidate; {@code readyRow}: its ready entry's tuple id, valid while
-	 * the transaction that locked it lasts; {@code preferenceOpen}: preferred for
-	 * {@code preferredWorkerId} and still within the continuity window.
-	 */
-	record Candidate(UUID itemId, String readyRow, int priority, String preferredWorkerId, boolean preferenceOpen) {
 	}
 
 }

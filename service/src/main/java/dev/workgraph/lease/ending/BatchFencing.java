@@ -49,9 +49,8 @@ public class BatchFencing {
 			    select * from unnest(%s, %s) with ordinality as x(lease_id, epoch, position)
 			)""".formatted(LEASE_IDS, EPOCHS);
 
-	/** {@link Fencing#LEASE_IS_CURRENT} for the request {@code x}. */
-	private static final String REQUEST_IS_CURRENT = Fencing.LEASE_IS_CURRENT.replace(":leaseId", "x.lease_id")
-		.replace(":epoch", "x.epoch");
+	/** The lease guard for the request {@code x}. */
+	private static final String REQUEST_IS_CURRENT = Fencing.leaseIsCurrent("x.lease_id", "x.epoch");
 
 	/**
 	 * Names the requests' leases by key to the statements that change them. Without it

@@ -9,9 +9,8 @@ import java.util.Optional;
 import java.util.UUID;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import dev.workgraph.batching.BatchThreads;
-import dev.workgraph.batching.Coalescer;
-import dev.workgraph.batching.CoalescingProperties;
+import dev.workgraph.batching.Batcher;
+import dev.workgraph.batching.Batchers;
 import dev.workgraph.batching.PerRequest;
 import dev.workgraph.item.Cancellation;
 import dev.workgraph.lease.Fencing;
@@ -60,21 +59,21 @@ class LeaseCommands implements UnansweredClaims {
 
 	private final LeaseEndings endings;
 
-	/** Null when group commit is off. */
-	private final Coalescer<Lane, LeaseEndings.Completing, PerRequest<LeaseEndings.Ended>, PerRequest<LeaseAndItem>> completions;
+	/*
+	 * Each kind of request alone, or those that arrive together committed together (group
+	 * commit, docs/adr/0009): chosen once, by Batchers.
+	 */
 
-	/** Null when group commit is off. */
-	private final Coalescer<QueueFilter, Chaining, PerRequest<Chained>, PerRequest<Chained>> chained;
+	private final Batcher<Lane, LeaseEndings.Completing, PerRequest<LeaseAndItem>> completions;
 
-	/** Null when group commit is off. */
-	private final Coalescer<Lane, LeaseEndings.Releasing, PerRequest<LeaseView>, PerRequest<LeaseAndItem>> releases;
+	private final Batcher<QueueFilter, Chaining, PerRequest<Chained>> chained;
 
-	/** Null when group commit is off. */
-	private final Coalescer<Lane, LeaseEndings.Renewing, PerRequest<LeaseView>, PerRequest<LeaseView>> renewals;
+	private final Batcher<Lane, LeaseEndings.Releasing, PerRequest<LeaseAndItem>> releases;
+
+	private final Batcher<Lane, LeaseEndings.Renewing, PerRequest<LeaseView>> renewals;
 
 	LeaseCommands(Transactions transactions, ClaimCommands claims, Fencing fencing, Cancellation cancellation,
-			ItemViews items, LeaseViews leases, LeaseProperties properties, CoalescingProperties coalescing,
-			BatchThreads batchThreads, LeaseEndings endings) {
+			ItemViews items, LeaseViews leases, LeaseProperties properties, Batchers batchers, LeaseEndings endings) {
 		this.transactions = transactions;
 		this.claims = claims;
 		this.fencing = fencing;
@@ -83,15 +82,15 @@ class LeaseCommands implements UnansweredClaims {
 		this.leases = leases;
 		this.properties = properties;
 		this.endings = endings;
-		boolean groupCommit = coalescing.groupCommit();
-		this.completions = groupCommit ? Coalescer.lanes(coalescing, batchThreads,
-				(lane, batch) -> endings.completeAll(batch, true), (lane, done) -> withItems(done)) : null;
-		this.chained = groupCommit ? Coalescer.lanes(coalescing, batchThreads, this::chainTogether,
-				(filter, done) -> withItemsOfChained(done)) : null;
-		this.releases = groupCommit ? Coalescer.lanes(coalescing, batchThreads,
-				(lane, batch) -> endings.releaseAll(batch), (lane, done) -> withItems(viewsUnread(done))) : null;
-		this.renewals = groupCommit ? Coalescer.lanes(coalescing, batchThreads,
-				(lane, batch) -> endings.renewAll(batch), (lane, done) -> done) : null;
+		this.completions = batchers.endings((lane, batch) -> endings.completeAll(batch, true),
+				(lane, done) -> withItems(done));
+		// Alone, a completion and its claim are two transactions, as two calls would be.
+		this.chained = batchers.endings(
+				batchers.groupCommit() ? this::chainTogether : (filter, batch) -> oneByOne(batch),
+				(filter, done) -> withItemsOfChained(done));
+		this.releases = batchers.endings((lane, batch) -> endings.releaseAll(batch),
+				(lane, done) -> withItems(viewsUnread(done)));
+		this.renewals = batchers.endings((lane, batch) -> endings.renewAll(batch), (lane, done) -> done);
 	}
 
 	/**
@@ -101,9 +100,6 @@ class LeaseCommands implements UnansweredClaims {
 	LeaseView renew(UUID leaseId, long epoch, Long leaseSeconds) {
 		LeaseEndings.Renewing request = new LeaseEndings.Renewing(leaseId, epoch,
 				this.properties.leaseSeconds(leaseSeconds));
-		if (this.renewals == null) {
-			return this.endings.renew(request);
-		}
 		return this.renewals.submit(Lane.RENEW, request).orThrow();
 	}
 
@@ -115,10 +111,6 @@ class LeaseCommands implements UnansweredClaims {
 	 */
 	LeaseAndItem complete(UUID leaseId, long epoch, JsonNode result) {
 		LeaseEndings.Completing request = new LeaseEndings.Completing(leaseId, epoch, Json.textOrNull(result));
-		if (this.completions == null) {
-			LeaseEndings.Ended completed = this.endings.complete(request);
-			return new LeaseAndItem(completed.lease(), completed.item());
-		}
 		return this.completions.submit(Lane.COMPLETE, request).orThrow();
 	}
 
@@ -135,9 +127,6 @@ class LeaseCommands implements UnansweredClaims {
 	 */
 	Completed completeAndClaim(UUID leaseId, long epoch, JsonNode result, NextClaim next) {
 		int seconds = this.properties.leaseSeconds(next.leaseSeconds());
-		if (this.chained == null) {
-			return claimingNext(complete(leaseId, epoch, result), next, seconds);
-		}
 		QueueFilter filter = QueueFilter.of(next.queues());
 		LeaseEndings.Completing completing = new LeaseEndings.Completing(leaseId, epoch, Json.textOrNull(result));
 		Chained chained = this.chained.submit(filter, new Chaining(completing, seconds)).orThrow();
@@ -197,15 +186,23 @@ class LeaseCommands implements UnansweredClaims {
 			if (Problems.isDatabaseUnavailable(ex) || (requests.size() == 1 && ex instanceof RequestRejected)) {
 				return requests.stream().map((request) -> PerRequest.<Chained>failed(ex)).toList();
 			}
-			return requests.stream()
-				.map((request) -> PerRequest
-					.alone(() -> new Chained(this.endings.complete(request.completing()), Optional.empty(), false)))
-				.toList();
+			return oneByOne(requests);
 		}
 		Iterator<Optional<LeaseAndItem>> next = this.claims.granted(claimed).iterator();
 		return ended.stream()
 			.map((done) -> done.map((e) -> next.hasNext() ? new Chained(e, next.next(), true)
 					: new Chained(e, Optional.empty(), false)))
+			.toList();
+	}
+
+	/**
+	 * Each completion alone, in a transaction of its own; its claim is left to
+	 * {@link #completeAndClaim}.
+	 */
+	private List<PerRequest<Chained>> oneByOne(List<Chaining> requests) {
+		return requests.stream()
+			.map((request) -> PerRequest
+				.alone(() -> new Chained(this.endings.complete(request.completing()), Optional.empty(), false)))
 			.toList();
 	}
 
@@ -269,9 +266,6 @@ class LeaseCommands implements UnansweredClaims {
 	@Override
 	public LeaseAndItem release(UUID leaseId, long epoch, String reason) {
 		LeaseEndings.Releasing request = new LeaseEndings.Releasing(leaseId, epoch, reason);
-		if (this.releases == null) {
-			return withItem(this.endings.release(request));
-		}
 		return this.releases.submit(Lane.RELEASE, request).orThrow();
 	}
 

@@ -51,7 +51,8 @@ class LeaseController {
 		this.holders.requireCallerHolds(leaseId);
 		LeaseCommands.Completed completed = (request.claimNext() == null)
 				? LeaseCommands.Completed.alone(this.leases.complete(leaseId, request.epoch(), request.result()))
-				: this.leases.completeAndClaim(leaseId, request.epoch(), request.result(), request.claimNext());
+				: this.leases.completeAndClaim(leaseId, request.epoch(), request.result(), new NextClaim(
+						Caller.claimableQueues(request.claimNext().queues()), request.claimNext().leaseSeconds()));
 		this.holders.ended(leaseId);
 		return completed;
 	}

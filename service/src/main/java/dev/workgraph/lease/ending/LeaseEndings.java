@@ -2,13 +2,16 @@ package dev.workgraph.lease.ending;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import dev.workgraph.batching.PerRequest;
 import dev.workgraph.item.BlockerDelta;
+import dev.workgraph.item.LockedItem;
 import dev.workgraph.item.Readiness;
 import dev.workgraph.lease.Fencing;
 import dev.workgraph.lease.LeaseMetrics;
@@ -85,17 +88,7 @@ class LeaseEndings {
 	 * together come with their items' views only {@code withItems}.
 	 */
 	List<PerRequest<Ended>> completeAll(List<Completing> requests, boolean withItems) {
-		if (requests.size() > 1 && distinct(requests.stream().map(Completing::leaseId).toList())) {
-			try {
-				return this.transactions.inTransaction(() -> completeTogether(requests, withItems));
-			}
-			catch (RuntimeException ex) {
-				if (Problems.isDatabaseUnavailable(ex)) {
-					return requests.stream().map((request) -> PerRequest.<Ended>failed(ex)).toList();
-				}
-			}
-		}
-		return requests.stream().map((request) -> PerRequest.alone(() -> complete(request))).toList();
+		return togetherElseOneByOne(requests, () -> completeTogether(requests, withItems), this::complete);
 	}
 
 	/**
@@ -108,53 +101,30 @@ class LeaseEndings {
 		if (requests.size() == 1) {
 			return List.of(PerRequest.done(complete(requests.getFirst())));
 		}
-		if (!distinct(requests.stream().map(Completing::leaseId).toList())) {
+		if (!distinct(requests)) {
 			throw new OneByOne();
 		}
 		return completeTogether(requests, true);
 	}
 
 	private List<PerRequest<Ended>> completeTogether(List<Completing> requests, boolean withItems) {
-		List<UUID> leaseIds = requests.stream().map(Completing::leaseId).toList();
-		long[] epochs = requests.stream().mapToLong(Completing::epoch).toArray();
-		List<BatchFencing.Locked> locked = this.batchFencing.lockItems(leaseIds, epochs);
-		List<PerRequest<Ended>> answers = new ArrayList<>(requests.size());
-		List<Completing> going = new ArrayList<>();
-		for (int i = 0; i < requests.size(); i++) {
-			Completing request = requests.get(i);
-			BatchFencing.Locked lease = locked.get(i);
-			if (lease == null || !lease.current()) {
-				answers.add(PerRequest.failed(rejection(request.leaseId(), request.epoch())));
-				continue;
-			}
-			if (lease.item().openChildren() > 0 || lease.item().unmetDependencies() > 0) {
-				throw new OneByOne();
-			}
-			answers.add(null);
-			going.add(request);
-		}
+		// An item waiting for children or dependencies waits on counters that another
+		// request of the batch might change: one by one, in request order.
+		List<PerRequest<Ended>> answers = lockAndReject(requests,
+				(item) -> item.openChildren() == 0 && item.unmetDependencies() == 0);
+		List<Completing> going = going(requests, answers);
 		if (going.isEmpty()) {
 			return answers;
 		}
 		List<Fencing.Completion> completions = this.batchFencing.completeAll(
 				going.stream().map(Completing::leaseId).toList(), going.stream().mapToLong(Completing::epoch).toArray(),
 				going.stream().map(Completing::result).toList(), withItems);
-		Map<UUID, Fencing.Completion> byLease = new HashMap<>();
-		completions.forEach((completion) -> byLease.put(completion.lease().id(), completion));
 		List<BlockerDelta> unblocked = new ArrayList<>();
-		for (int i = 0; i < requests.size(); i++) {
-			if (answers.get(i) != null) {
-				continue;
-			}
-			Fencing.Completion completion = byLease.get(requests.get(i).leaseId());
-			if (completion == null || !completion.completed()) {
-				// The items are locked and were checked above, so this cannot happen;
-				// should it, the requests run one by one and say what happened.
-				throw new OneByOne();
-			}
-			unblocked.addAll(unblocked(completion));
-			answers.set(i, PerRequest.done(new Ended(completion.lease(), completion.item())));
-		}
+		answerGoing(requests, answers, completions.stream().filter(Fencing.Completion::completed).toList(),
+				(completion) -> completion.lease().id(), (completion) -> {
+					unblocked.addAll(unblocked(completion));
+					return new Ended(completion.lease(), completion.item());
+				});
 		this.readiness.adjust(unblocked);
 		// Single completions count in Fencing; these ran as one statement.
 		this.metrics.ended(LeaseOutcome.COMPLETED, going.size());
@@ -176,17 +146,7 @@ class LeaseEndings {
 
 	/** The releases, answered in request order, as {@link #completeAll}. */
 	List<PerRequest<LeaseView>> releaseAll(List<Releasing> requests) {
-		if (requests.size() > 1 && distinct(requests.stream().map(Releasing::leaseId).toList())) {
-			try {
-				return this.transactions.inTransaction(() -> releaseTogether(requests));
-			}
-			catch (RuntimeException ex) {
-				if (Problems.isDatabaseUnavailable(ex)) {
-					return requests.stream().map((request) -> PerRequest.<LeaseView>failed(ex)).toList();
-				}
-			}
-		}
-		return requests.stream().map((request) -> PerRequest.alone(() -> release(request))).toList();
+		return togetherElseOneByOne(requests, () -> releaseTogether(requests), this::release);
 	}
 
 	/**
@@ -194,40 +154,18 @@ class LeaseEndings {
 	 * is of another item), so every current lease is released.
 	 */
 	private List<PerRequest<LeaseView>> releaseTogether(List<Releasing> requests) {
-		List<UUID> leaseIds = requests.stream().map(Releasing::leaseId).toList();
-		long[] epochs = requests.stream().mapToLong(Releasing::epoch).toArray();
-		List<BatchFencing.Locked> locked = this.batchFencing.lockItems(leaseIds, epochs);
-		List<PerRequest<LeaseView>> answers = new ArrayList<>(requests.size());
-		List<Releasing> going = new ArrayList<>();
-		for (int i = 0; i < requests.size(); i++) {
-			Releasing request = requests.get(i);
-			BatchFencing.Locked lease = locked.get(i);
-			if (lease == null || !lease.current()) {
-				answers.add(PerRequest.failed(rejection(request.leaseId(), request.epoch())));
-				continue;
-			}
-			answers.add(null);
-			going.add(request);
-		}
+		List<PerRequest<LeaseView>> answers = lockAndReject(requests, (item) -> true);
+		List<Releasing> going = going(requests, answers);
 		if (going.isEmpty()) {
 			return answers;
 		}
-		Map<UUID, LeaseView> released = new HashMap<>();
-		this.batchFencing.releaseAll(going.stream().map(Releasing::leaseId).toList(),
-				going.stream().mapToLong(Releasing::epoch).toArray(), going.stream().map(Releasing::reason).toList())
-			.forEach((lease) -> released.put(lease.id(), lease));
+		List<LeaseView> released = this.batchFencing.releaseAll(going.stream().map(Releasing::leaseId).toList(),
+				going.stream().mapToLong(Releasing::epoch).toArray(), going.stream().map(Releasing::reason).toList());
 		List<UUID> items = new ArrayList<>();
-		for (int i = 0; i < requests.size(); i++) {
-			if (answers.get(i) != null) {
-				continue;
-			}
-			LeaseView lease = released.get(requests.get(i).leaseId());
-			if (lease == null) {
-				throw new OneByOne();
-			}
+		answerGoing(requests, answers, released, LeaseView::id, (lease) -> {
 			items.add(lease.itemId());
-			answers.set(i, PerRequest.done(lease));
-		}
+			return lease;
+		});
 		this.readiness.settleAfterLeaseEnded(items);
 		this.metrics.ended(LeaseOutcome.RELEASED, items.size());
 		return answers;
@@ -244,17 +182,7 @@ class LeaseEndings {
 
 	/** The renewals, answered in request order, as {@link #completeAll}. */
 	List<PerRequest<LeaseView>> renewAll(List<Renewing> requests) {
-		if (requests.size() > 1 && distinct(requests.stream().map(Renewing::leaseId).toList())) {
-			try {
-				return this.transactions.inTransaction(() -> renewTogether(requests));
-			}
-			catch (RuntimeException ex) {
-				if (Problems.isDatabaseUnavailable(ex)) {
-					return requests.stream().map((request) -> PerRequest.<LeaseView>failed(ex)).toList();
-				}
-			}
-		}
-		return requests.stream().map((request) -> PerRequest.alone(() -> renew(request))).toList();
+		return togetherElseOneByOne(requests, () -> renewTogether(requests), this::renew);
 	}
 
 	private List<PerRequest<LeaseView>> renewTogether(List<Renewing> requests) {
@@ -269,6 +197,87 @@ class LeaseEndings {
 			return (lease != null) ? PerRequest.done(lease)
 					: PerRequest.<LeaseView>failed(rejection(request.leaseId(), request.epoch()));
 		}).toList();
+	}
+
+	/**
+	 * The requests together in one transaction, answered in request order, where their
+	 * outcome is certainly the one they would have had one after the other (see the class
+	 * comment); otherwise, and when that transaction fails for any reason but an
+	 * unreachable database, each {@code alone} in a transaction of its own.
+	 */
+	private <Q extends LeaseRequest, T> List<PerRequest<T>> togetherElseOneByOne(List<Q> requests,
+			Supplier<List<PerRequest<T>>> together, Function<Q, T> alone) {
+		if (requests.size() > 1 && distinct(requests)) {
+			try {
+				return this.transactions.inTransaction(together);
+			}
+			catch (RuntimeException ex) {
+				if (Problems.isDatabaseUnavailable(ex)) {
+					return requests.stream().map((request) -> PerRequest.<T>failed(ex)).toList();
+				}
+			}
+		}
+		return requests.stream().map((request) -> PerRequest.alone(() -> alone.apply(request))).toList();
+	}
+
+	/**
+	 * Locks the requests' items in one statement and answers each request whose lease is
+	 * not current with its rejection; the others are left null, for the statement that
+	 * ends their leases. Throws {@link OneByOne} where a locked item cannot go ahead
+	 * together with {@code certain}ty.
+	 */
+	private <Q extends LeaseRequest, T> List<PerRequest<T>> lockAndReject(List<Q> requests,
+			Predicate<LockedItem> certain) {
+		List<BatchFencing.Locked> locked = this.batchFencing.lockItems(
+				requests.stream().map(LeaseRequest::leaseId).toList(),
+				requests.stream().mapToLong(LeaseRequest::epoch).toArray());
+		List<PerRequest<T>> answers = new ArrayList<>(requests.size());
+		for (int i = 0; i < requests.size(); i++) {
+			Q request = requests.get(i);
+			BatchFencing.Locked lease = locked.get(i);
+			if (lease == null || !lease.current()) {
+				answers.add(PerRequest.failed(rejection(request.leaseId(), request.epoch())));
+			}
+			else if (!certain.test(lease.item())) {
+				throw new OneByOne();
+			}
+			else {
+				answers.add(null);
+			}
+		}
+		return answers;
+	}
+
+	/** The requests {@link #lockAndReject} left unanswered, in request order. */
+	private static <Q, T> List<Q> going(List<Q> requests, List<PerRequest<T>> answers) {
+		List<Q> going = new ArrayList<>();
+		for (int i = 0; i < requests.size(); i++) {
+			if (answers.get(i) == null) {
+				going.add(requests.get(i));
+			}
+		}
+		return going;
+	}
+
+	/**
+	 * Answers every request left unanswered with what the statement that ended its lease
+	 * returned for it. The items are locked and their leases were current, so each has
+	 * its row; should one not, the requests run one by one and say what happened.
+	 */
+	private static <Q extends LeaseRequest, E, T> void answerGoing(List<Q> requests, List<PerRequest<T>> answers,
+			List<E> ended, Function<E, UUID> leaseId, Function<E, T> answer) {
+		Map<UUID, E> byLease = new HashMap<>();
+		ended.forEach((row) -> byLease.put(leaseId.apply(row), row));
+		for (int i = 0; i < requests.size(); i++) {
+			if (answers.get(i) != null) {
+				continue;
+			}
+			E row = byLease.get(requests.get(i).leaseId());
+			if (row == null) {
+				throw new OneByOne();
+			}
+			answers.set(i, PerRequest.done(answer.apply(row)));
+		}
 	}
 
 	/**
@@ -293,8 +302,8 @@ class LeaseEndings {
 		return unblocked;
 	}
 
-	private static boolean distinct(List<UUID> leaseIds) {
-		return new HashSet<>(leaseIds).size() == leaseIds.size();
+	private static boolean distinct(List<? extends LeaseRequest> requests) {
+		return requests.stream().map(LeaseRequest::leaseId).distinct().count() == requests.size();
 	}
 
 	/**
@@ -304,16 +313,25 @@ class LeaseEndings {
 	record Ended(LeaseView lease, ItemView item) {
 	}
 
+	/** A request under a lease: the lease and the presented epoch. */
+	sealed interface LeaseRequest permits Completing, Releasing, Renewing {
+
+		UUID leaseId();
+
+		long epoch();
+
+	}
+
 	/** A completion request: the lease, the presented epoch, the result as JSON text. */
-	record Completing(UUID leaseId, long epoch, String result) {
+	record Completing(UUID leaseId, long epoch, String result) implements LeaseRequest {
 	}
 
 	/** A release request: the lease, the presented epoch, the reason (or null). */
-	record Releasing(UUID leaseId, long epoch, String reason) {
+	record Releasing(UUID leaseId, long epoch, String reason) implements LeaseRequest {
 	}
 
 	/** A renewal request: the lease, the presented epoch, the new length. */
-	record Renewing(UUID leaseId, long epoch, int leaseSeconds) {
+	record Renewing(UUID leaseId, long epoch, int leaseSeconds) implements LeaseRequest {
 	}
 
 	/**

@@ -1,4 +1,4 @@
-package dev.workgraph.item;
+package dev.workgraph.notification;
 
 import java.time.Duration;
 
@@ -22,11 +22,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * on an instance; one more is refused with 429 {@code too_many_waiting_claims}
  */
 @ConfigurationProperties("workgraph.notifications")
-record NotificationProperties(String url, String username, String password,
+public record NotificationProperties(String url, String username, String password,
 		@DefaultValue("5s") Duration recheckInterval, @DefaultValue("100ms") Duration minReconnectDelay,
 		@DefaultValue("5s") Duration maxReconnectDelay, @DefaultValue("64") int maxWaitingClaimsPerToken) {
 
-	NotificationProperties {
+	public NotificationProperties {
 		if (!recheckInterval.isPositive()) {
 			throw new IllegalArgumentException("workgraph.notifications.recheck-interval must be positive");
 		}

@@ -1,0 +1,50 @@
+-- The statements of dev.workgraph.attention.AttentionRequests, exactly as they run.
+-- Rendered by StatementsRenderedTests: change the Java, not this file.
+
+-- name: INSERT_IF_LEASE_CURRENT
+insert into attention_requests (id, item_id, lease_id, epoch, worker_id, raised_by, blocking, question,
+    context)
+select :id, l.item_id, l.id, l.epoch, l.worker_id, 'worker', :blocking, :question, :context::jsonb
+from leases l
+where l.id = :leaseId and l.epoch = :epoch and l.expires_at > now()
+returning id
+
+-- name: INSERT_SYSTEM_REQUEST
+insert into attention_requests (id, item_id, lease_id, epoch, worker_id, raised_by, blocking, question,
+    context)
+values (:id, :itemId, :leaseId, :epoch, null, 'system', true, :question, :context::jsonb)
+
+-- name: RESOLVE_IF_OPEN
+with resolved as (
+    update attention_requests
+    set status = 'resolved', resolution = :resolution, resolved_by = :resolvedBy, resolved_at = now()
+    where id = :id and status = 'open'
+    returning item_id, blocking, raised_by
+), streak_reset as (
+    update work_items w set consecutive_expirations = 0
+    from resolved r
+    where w.id = r.item_id and r.raised_by = 'system'
+)
+select item_id, blocking from resolved
+
+-- name: ITEM_AND_RESOLVER
+select item_id, resolved_by from attention_requests where id = :id
+
+-- name: RESOLVE_OPEN_OF_ITEMS
+with resolved as (
+    update attention_requests
+    set status = 'resolved', resolution = :resolution, resolved_by = 'system', resolved_at = now()
+    where item_id = any(:ids::uuid[]) and status = 'open'
+    returning item_id, blocking
+)
+select item_id, count(*) filter (where blocking)::int as blocking from resolved group by item_id
+
+-- name: RECENT_LEASES_OF_ITEMS
+select item_id, lease_id, worker_id, epoch, acquired_at, ended_at, outcome
+from (
+    select h.*, row_number() over (partition by h.item_id order by h.epoch desc) as recency
+    from lease_history h
+    where h.item_id = any(:ids::uuid[])
+) recent
+where recency <= :count
+order by item_id, epoch desc

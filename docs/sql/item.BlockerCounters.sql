@@ -1,0 +1,61 @@
+-- The statements of dev.workgraph.item.BlockerCounters, exactly as they run.
+-- Rendered by StatementsRenderedTests: change the Java, not this file.
+
+-- name: ADJUST_BLOCKERS
+with delta as (
+    select id, sum(unmet)::int as unmet, sum(children)::int as children, sum(attention)::int as attention
+    from unnest(:ids::uuid[], :unmet::int[], :children::int[], :attention::int[])
+        as d(id, unmet, children, attention)
+    group by id
+), lease_ended as (
+    -- A join, not "id = any(array)": the reaper settles a thousand items at once,
+    -- and testing each against the whole array made this statement quadratic.
+    select id, sum(expired)::int as expired
+    from unnest(:leaseEnded::uuid[], :expired::int[]) as e(id, expired)
+    group by id
+), next as materialized (
+    select w.id, w.status as old_status, w.ready_since as old_ready_since,
+        w.unmet_dependencies + d.unmet as unmet,
+        w.open_children + d.children as children,
+        w.open_attention_requests + d.attention as attention,
+        w.consecutive_expirations + coalesce(e.expired, 0) as consecutive_expirations,
+        w.status = 'leased' and e.id is null as leased
+    from work_items w
+    join delta d on d.id = w.id
+    left join lease_ended e on e.id = w.id
+    order by w.id
+    for no key update of w
+), settled as (
+    select n.*, case
+        when n.old_status in ('completed', 'cancelled') then n.old_status
+        when n.leased then 'leased'
+        when n.unmet = 0 and n.children = 0 and n.attention = 0 then 'ready'
+        else 'blocked' end as status
+    from next n
+), updated as (
+    update work_items w
+    set unmet_dependencies = s.unmet,
+        open_children = s.children,
+        open_attention_requests = s.attention,
+        consecutive_expirations = s.consecutive_expirations,
+        status = s.status,
+        ready_since = case when s.status = 'ready' then coalesce(s.old_ready_since, now()) end,
+        updated_at = now()
+    from settled s
+    where w.id = s.id
+    returning w.id, w.queue, w.priority, w.ready_since, s.old_status, s.status
+), entered as (
+    insert into ready_items (item_id, queue, priority, ready_since, preferred_worker_id)
+    select u.id, u.queue, u.priority, u.ready_since,
+        -- Continuity: the worker whose lease ended with a question is preferred for a while.
+        (select case when h.outcome = 'attention_requested' then h.worker_id end
+         from lease_history h where h.item_id = u.id order by h.epoch desc limit 1)
+    from updated u
+    where u.status = 'ready' and u.old_status <> 'ready'
+)
+-- Departed: leaving ready leaves the claim queue. By key: the queue's statistics
+-- often say it is empty (the queue vacuum never truncates it), and a join then
+-- read the whole queue for every batch the reaper settles.
+delete from ready_items r
+where r.item_id = any(array(
+    select u.id from updated u where u.old_status = 'ready' and u.status <> 'ready'))

@@ -1,0 +1,248 @@
+-- The statements of dev.workgraph.lease.claim.Claims, exactly as they run.
+-- Rendered by StatementsRenderedTests: change the Java, not this file.
+
+-- name: CLAIM_NEXT_READY
+with preferred as materialized (
+    select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, true as is_preferred
+    from ready_items r
+    join work_items w on w.id = r.item_id
+    where r.preferred_worker_id = :workerId and r.ready_since > now() - make_interval(secs => :continuitySeconds)
+    order by r.priority desc, r.ready_since, r.item_id
+    limit 1
+    for update of r, w skip locked
+), best as materialized (
+    select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, false as is_preferred
+    from ready_items r
+    join work_items w on w.id = r.item_id
+    where true
+    order by r.priority desc, r.ready_since, r.item_id
+    limit 1
+    for update of r, w skip locked
+), picked as (
+    select item_id, ready_row from (select * from preferred union all select * from best) candidate
+    order by priority desc, is_preferred desc, ready_since, item_id
+    limit 1
+), assignment as (
+    select item_id, ready_row, :leaseId::uuid as lease_id, :workerId::text as worker_id,
+        :leaseSeconds::int as lease_seconds
+    from picked
+),dequeued as (
+    delete from ready_items r where r.ctid = (select a.ready_row from assignment a)
+    returning r.item_id
+), claimed as (
+    update work_items w
+    set status = 'leased', epoch = w.epoch + 1, ready_since = null, updated_at = now()
+    where w.id = any(array(select d.item_id from dequeued d))
+    returning w.*
+), granted as (
+    -- Acquired when granted, not when the transaction began: now() can precede the
+    -- snapshot that saw the previous lease end, and history would show an overlap.
+    insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at, queue)
+    select a.lease_id, c.id, a.worker_id, c.epoch, t.granted_at,
+        t.granted_at + make_interval(secs => a.lease_seconds), c.queue
+    from claimed c
+    join assignment a on a.item_id = c.id
+    cross join (select clock_timestamp() as granted_at) t
+    returning *
+)
+select c.*, g.id as lease_id, g.item_id as lease_item_id, g.worker_id as lease_worker_id, g.epoch as lease_epoch, g.acquired_at as lease_acquired_at, g.renewed_at as lease_renewed_at, g.expires_at as lease_expires_at, g.expires_at > now() as lease_active, null::timestamptz as lease_ended_at, null::text as lease_outcome, null::text as lease_reason, i.*
+from claimed c
+join granted g on g.item_id = c.id
+-- The claimed item's view in the same round trip: its parts but the lease (the
+-- claim changes none of them; the caller puts in the lease granted here).
+cross join lateral (select
+(select coalesce(json_agg(json_build_object('id', w.id, 'title', w.title, 'status', w.status)
+        order by d.created_at, w.id), '[]')
+    from dependencies d join work_items w on w.id = d.depends_on_id
+    where d.item_id = i.id) as depends_on_json,
+(select coalesce(json_agg(json_build_object('id', c.id, 'title', c.title, 'status', c.status,
+        'result', c.result::text) order by c.id), '[]')
+    from work_items c where c.parent_id = i.id) as children_json,
+(select coalesce(json_agg(json_build_object('id', a.id, 'itemId', a.item_id, 'itemTitle', t.title,
+        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by,
+        'blocking', a.blocking, 'question', a.question, 'context', a.context::text, 'status', a.status,
+        'openedAt', a.opened_at, 'resolution', a.resolution, 'resolvedBy', a.resolved_by,
+        'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
+    from attention_requests a join work_items t on t.id = a.item_id
+    where a.item_id = i.id) as attention_requests_json
+
+    from (select c.id) as i(id)) i
+
+-- name: CLAIM_NEXT_READY_IN_QUEUES
+with preferred as materialized (
+    select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, true as is_preferred
+    from ready_items r
+    join work_items w on w.id = r.item_id
+    where r.preferred_worker_id = :workerId and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue = any(:queues::text[])
+    order by r.priority desc, r.ready_since, r.item_id
+    limit 1
+    for update of r, w skip locked
+), best as materialized (
+    select best_of_queue.* from unnest(:queues::text[]) as q(name)
+    cross join lateral (
+        select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, false as is_preferred
+    from ready_items r
+    join work_items w on w.id = r.item_id
+    where r.queue = q.name
+    order by r.priority desc, r.ready_since, r.item_id
+    limit 1
+    for update of r, w skip locked
+    ) best_of_queue
+), picked as (
+    select item_id, ready_row from (select * from preferred union all select * from best) candidate
+    order by priority desc, is_preferred desc, ready_since, item_id
+    limit 1
+), assignment as (
+    select item_id, ready_row, :leaseId::uuid as lease_id, :workerId::text as worker_id,
+        :leaseSeconds::int as lease_seconds
+    from picked
+),dequeued as (
+    delete from ready_items r where r.ctid = (select a.ready_row from assignment a)
+    returning r.item_id
+), claimed as (
+    update work_items w
+    set status = 'leased', epoch = w.epoch + 1, ready_since = null, updated_at = now()
+    where w.id = any(array(select d.item_id from dequeued d))
+    returning w.*
+), granted as (
+    -- Acquired when granted, not when the transaction began: now() can precede the
+    -- snapshot that saw the previous lease end, and history would show an overlap.
+    insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at, queue)
+    select a.lease_id, c.id, a.worker_id, c.epoch, t.granted_at,
+        t.granted_at + make_interval(secs => a.lease_seconds), c.queue
+    from claimed c
+    join assignment a on a.item_id = c.id
+    cross join (select clock_timestamp() as granted_at) t
+    returning *
+)
+select c.*, g.id as lease_id, g.item_id as lease_item_id, g.worker_id as lease_worker_id, g.epoch as lease_epoch, g.acquired_at as lease_acquired_at, g.renewed_at as lease_renewed_at, g.expires_at as lease_expires_at, g.expires_at > now() as lease_active, null::timestamptz as lease_ended_at, null::text as lease_outcome, null::text as lease_reason, i.*
+from claimed c
+join granted g on g.item_id = c.id
+-- The claimed item's view in the same round trip: its parts but the lease (the
+-- claim changes none of them; the caller puts in the lease granted here).
+cross join lateral (select
+(select coalesce(json_agg(json_build_object('id', w.id, 'title', w.title, 'status', w.status)
+        order by d.created_at, w.id), '[]')
+    from dependencies d join work_items w on w.id = d.depends_on_id
+    where d.item_id = i.id) as depends_on_json,
+(select coalesce(json_agg(json_build_object('id', c.id, 'title', c.title, 'status', c.status,
+        'result', c.result::text) order by c.id), '[]')
+    from work_items c where c.parent_id = i.id) as children_json,
+(select coalesce(json_agg(json_build_object('id', a.id, 'itemId', a.item_id, 'itemTitle', t.title,
+        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by,
+        'blocking', a.blocking, 'question', a.question, 'context', a.context::text, 'status', a.status,
+        'openedAt', a.opened_at, 'resolution', a.resolution, 'resolvedBy', a.resolved_by,
+        'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
+    from attention_requests a join work_items t on t.id = a.item_id
+    where a.item_id = i.id) as attention_requests_json
+
+    from (select c.id) as i(id)) i
+
+-- name: ANY_READY
+select exists (select 1 from ready_items)
+
+-- name: ANY_READY_IN_QUEUES
+select exists (select 1 from ready_items r where r.queue = any(:queues::text[]))
+
+-- name: LOCK_CLAIM_CANDIDATES
+with best as materialized (
+    select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.preferred_worker_id
+    from ready_items r
+    join work_items w on w.id = r.item_id
+    where true
+    order by r.priority desc, r.ready_since, r.item_id
+    limit :n
+    for update of r, w skip locked
+), preferred as materialized (
+    select p.* from unnest(:workerIds::text[]) as x(worker_id)
+    cross join lateral (
+        select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.preferred_worker_id
+    from ready_items r
+    join work_items w on w.id = r.item_id
+    where r.preferred_worker_id = x.worker_id and r.ready_since > now() - make_interval(secs => :continuitySeconds)
+    order by r.priority desc, r.ready_since, r.item_id
+    limit :n
+    for update of r, w skip locked
+    ) p
+)
+select c.item_id, c.ready_row::text, c.priority, c.preferred_worker_id,
+    c.preferred_worker_id is not null
+        and c.ready_since > now() - make_interval(secs => :continuitySeconds) as preference_open
+from (select * from best union select * from preferred) c
+order by c.priority desc, c.ready_since, c.item_id
+
+-- name: LOCK_CLAIM_CANDIDATES_IN_QUEUES
+with best as materialized (
+    select best_of_queue.* from unnest(:queues::text[]) as q(name)
+    cross join lateral (
+        select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.preferred_worker_id
+    from ready_items r
+    join work_items w on w.id = r.item_id
+    where r.queue = q.name
+    order by r.priority desc, r.ready_since, r.item_id
+    limit :n
+    for update of r, w skip locked
+    ) best_of_queue
+), preferred as materialized (
+    select p.* from unnest(:workerIds::text[]) as x(worker_id)
+    cross join lateral (
+        select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.preferred_worker_id
+    from ready_items r
+    join work_items w on w.id = r.item_id
+    where r.preferred_worker_id = x.worker_id and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue = any(:queues::text[])
+    order by r.priority desc, r.ready_since, r.item_id
+    limit :n
+    for update of r, w skip locked
+    ) p
+)
+select c.item_id, c.ready_row::text, c.priority, c.preferred_worker_id,
+    c.preferred_worker_id is not null
+        and c.ready_since > now() - make_interval(secs => :continuitySeconds) as preference_open
+from (select * from best union select * from preferred) c
+order by c.priority desc, c.ready_since, c.item_id
+
+-- name: GRANT_LEASES
+with assignment as (
+    select * from unnest(:itemIds::uuid[], :readyRows::tid[], :leaseIds::uuid[], :workerIds::text[],
+        :leaseSeconds::int[]) as a(item_id, ready_row, lease_id, worker_id, lease_seconds)
+),dequeued as (
+    delete from ready_items r where r.ctid = any(array(select a.ready_row from assignment a))
+    returning r.item_id
+), claimed as (
+    update work_items w
+    set status = 'leased', epoch = w.epoch + 1, ready_since = null, updated_at = now()
+    where w.id = any(array(select d.item_id from dequeued d))
+    returning w.*
+), granted as (
+    -- Acquired when granted, not when the transaction began: now() can precede the
+    -- snapshot that saw the previous lease end, and history would show an overlap.
+    insert into leases (id, item_id, worker_id, epoch, acquired_at, expires_at, queue)
+    select a.lease_id, c.id, a.worker_id, c.epoch, t.granted_at,
+        t.granted_at + make_interval(secs => a.lease_seconds), c.queue
+    from claimed c
+    join assignment a on a.item_id = c.id
+    cross join (select clock_timestamp() as granted_at) t
+    returning *
+)
+select c.*, g.id as lease_id, g.item_id as lease_item_id, g.worker_id as lease_worker_id, g.epoch as lease_epoch, g.acquired_at as lease_acquired_at, g.renewed_at as lease_renewed_at, g.expires_at as lease_expires_at, g.expires_at > now() as lease_active, null::timestamptz as lease_ended_at, null::text as lease_outcome, null::text as lease_reason, i.*
+from claimed c
+join granted g on g.item_id = c.id
+-- The claimed item's view in the same round trip: its parts but the lease (the
+-- claim changes none of them; the caller puts in the lease granted here).
+cross join lateral (select
+(select coalesce(json_agg(json_build_object('id', w.id, 'title', w.title, 'status', w.status)
+        order by d.created_at, w.id), '[]')
+    from dependencies d join work_items w on w.id = d.depends_on_id
+    where d.item_id = i.id) as depends_on_json,
+(select coalesce(json_agg(json_build_object('id', c.id, 'title', c.title, 'status', c.status,
+        'result', c.result::text) order by c.id), '[]')
+    from work_items c where c.parent_id = i.id) as children_json,
+(select coalesce(json_agg(json_build_object('id', a.id, 'itemId', a.item_id, 'itemTitle', t.title,
+        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by,
+        'blocking', a.blocking, 'question', a.question, 'context', a.context::text, 'status', a.status,
+        'openedAt', a.opened_at, 'resolution', a.resolution, 'resolvedBy', a.resolved_by,
+        'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
+    from attention_requests a join work_items t on t.id = a.item_id
+    where a.item_id = i.id) as attention_requests_json
+
+    from (select c.id) as i(id)) i
