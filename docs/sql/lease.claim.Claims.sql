@@ -3,29 +3,34 @@
 
 -- name: CLAIM_NEXT_READY
 with preferred as materialized (
-    select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, true as is_preferred
+    select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, true as is_preferred
     from ready_items r
     join work_items w on w.id = r.item_id
-    where r.preferred_worker_id = :workerId and r.ready_since > now() - make_interval(secs => :continuitySeconds)
+    where r.preferred_worker_id = :workerId and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue || '' <> all(array(select s.name from queue_settings s
+    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
     order by r.priority desc, r.ready_since, r.item_id
     limit 1
     for update of r, w skip locked
 ), best as materialized (
-    select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, false as is_preferred
+    select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, false as is_preferred
     from ready_items r
     join work_items w on w.id = r.item_id
-    where true
+    where true and r.queue || '' <> all(array(select s.name from queue_settings s
+    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
     order by r.priority desc, r.ready_since, r.item_id
     limit 1
     for update of r, w skip locked
 ), picked as (
-    select item_id, ready_row from (select * from preferred union all select * from best) candidate
+    select item_id, ready_row, queue from (select * from preferred union all select * from best) candidate
     order by priority desc, is_preferred desc, ready_since, item_id
     limit 1
 ), assignment as (
     select item_id, ready_row, :leaseId::uuid as lease_id, :workerId::text as worker_id,
         :leaseSeconds::int as lease_seconds
-    from picked
+    from picked p
+    where case when p.queue = any(array(select s.name from queue_settings s where s.max_active_leases is not null))
+    then (select h.headroom from queue_headroom(array[p.queue]) h) > 0
+    else true end
 ),dequeued as (
     delete from ready_items r where r.ctid = (select a.ready_row from assignment a)
     returning r.item_id
@@ -70,32 +75,37 @@ cross join lateral (select
 
 -- name: CLAIM_NEXT_READY_IN_QUEUES
 with preferred as materialized (
-    select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, true as is_preferred
+    select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, true as is_preferred
     from ready_items r
     join work_items w on w.id = r.item_id
-    where r.preferred_worker_id = :workerId and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue = any(:queues::text[])
+    where r.preferred_worker_id = :workerId and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue = any(:queues::text[]) and r.queue || '' <> all(array(select s.name from queue_settings s
+    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
     order by r.priority desc, r.ready_since, r.item_id
     limit 1
     for update of r, w skip locked
 ), best as materialized (
     select best_of_queue.* from unnest(:queues::text[]) as q(name)
     cross join lateral (
-        select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, false as is_preferred
+        select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, false as is_preferred
     from ready_items r
     join work_items w on w.id = r.item_id
-    where r.queue = q.name
+    where r.queue = q.name and r.queue || '' <> all(array(select s.name from queue_settings s
+    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
     order by r.priority desc, r.ready_since, r.item_id
     limit 1
     for update of r, w skip locked
     ) best_of_queue
 ), picked as (
-    select item_id, ready_row from (select * from preferred union all select * from best) candidate
+    select item_id, ready_row, queue from (select * from preferred union all select * from best) candidate
     order by priority desc, is_preferred desc, ready_since, item_id
     limit 1
 ), assignment as (
     select item_id, ready_row, :leaseId::uuid as lease_id, :workerId::text as worker_id,
         :leaseSeconds::int as lease_seconds
-    from picked
+    from picked p
+    where case when p.queue = any(array(select s.name from queue_settings s where s.max_active_leases is not null))
+    then (select h.headroom from queue_headroom(array[p.queue]) h) > 0
+    else true end
 ),dequeued as (
     delete from ready_items r where r.ctid = (select a.ready_row from assignment a)
     returning r.item_id
@@ -139,27 +149,31 @@ cross join lateral (select
     from (select c.id) as i(id)) i
 
 -- name: ANY_READY
-select exists (select 1 from ready_items)
+select exists (select 1 from ready_items r where r.queue || '' <> all(array(select s.name from queue_settings s
+    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name))))
 
 -- name: ANY_READY_IN_QUEUES
-select exists (select 1 from ready_items r where r.queue = any(:queues::text[]))
+select exists (select 1 from ready_items r where r.queue = any(:queues::text[]) and r.queue || '' <> all(array(select s.name from queue_settings s
+    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name))))
 
 -- name: LOCK_CLAIM_CANDIDATES
 with best as materialized (
-    select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.preferred_worker_id
+    select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, r.preferred_worker_id
     from ready_items r
     join work_items w on w.id = r.item_id
-    where true
+    where true and r.queue || '' <> all(array(select s.name from queue_settings s
+    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
     order by r.priority desc, r.ready_since, r.item_id
     limit :n
     for update of r, w skip locked
 ), preferred as materialized (
     select p.* from unnest(:workerIds::text[]) as x(worker_id)
     cross join lateral (
-        select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.preferred_worker_id
+        select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, r.preferred_worker_id
     from ready_items r
     join work_items w on w.id = r.item_id
-    where r.preferred_worker_id = x.worker_id and r.ready_since > now() - make_interval(secs => :continuitySeconds)
+    where r.preferred_worker_id = x.worker_id and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue || '' <> all(array(select s.name from queue_settings s
+    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
     order by r.priority desc, r.ready_since, r.item_id
     limit :n
     for update of r, w skip locked
@@ -167,7 +181,8 @@ with best as materialized (
 )
 select c.item_id, c.ready_row::text, c.priority, c.preferred_worker_id,
     c.preferred_worker_id is not null
-        and c.ready_since > now() - make_interval(secs => :continuitySeconds) as preference_open
+        and c.ready_since > now() - make_interval(secs => :continuitySeconds) as preference_open,
+    c.queue, c.queue = any(array(select s.name from queue_settings s where s.max_active_leases is not null)) as capped
 from (select * from best union select * from preferred) c
 order by c.priority desc, c.ready_since, c.item_id
 
@@ -175,10 +190,11 @@ order by c.priority desc, c.ready_since, c.item_id
 with best as materialized (
     select best_of_queue.* from unnest(:queues::text[]) as q(name)
     cross join lateral (
-        select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.preferred_worker_id
+        select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, r.preferred_worker_id
     from ready_items r
     join work_items w on w.id = r.item_id
-    where r.queue = q.name
+    where r.queue = q.name and r.queue || '' <> all(array(select s.name from queue_settings s
+    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
     order by r.priority desc, r.ready_since, r.item_id
     limit :n
     for update of r, w skip locked
@@ -186,10 +202,11 @@ with best as materialized (
 ), preferred as materialized (
     select p.* from unnest(:workerIds::text[]) as x(worker_id)
     cross join lateral (
-        select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.preferred_worker_id
+        select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, r.preferred_worker_id
     from ready_items r
     join work_items w on w.id = r.item_id
-    where r.preferred_worker_id = x.worker_id and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue = any(:queues::text[])
+    where r.preferred_worker_id = x.worker_id and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue = any(:queues::text[]) and r.queue || '' <> all(array(select s.name from queue_settings s
+    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
     order by r.priority desc, r.ready_since, r.item_id
     limit :n
     for update of r, w skip locked
@@ -197,7 +214,8 @@ with best as materialized (
 )
 select c.item_id, c.ready_row::text, c.priority, c.preferred_worker_id,
     c.preferred_worker_id is not null
-        and c.ready_since > now() - make_interval(secs => :continuitySeconds) as preference_open
+        and c.ready_since > now() - make_interval(secs => :continuitySeconds) as preference_open,
+    c.queue, c.queue = any(array(select s.name from queue_settings s where s.max_active_leases is not null)) as capped
 from (select * from best union select * from preferred) c
 order by c.priority desc, c.ready_since, c.item_id
 

@@ -60,11 +60,11 @@ class AccessRules {
 	static final String[] WORKER_POSTS = { "/claims", "/claims/batch", "/completions", "/leases/**" };
 
 	/** Reads a worker shares with operators (GET). */
-	static final String[] SHARED_READS = { "/leases/*", "/items/*", "/items/*/leases" };
+	static final String[] SHARED_READS = { "/leases/*", "/items/*", "/items/*/leases", "/items/*/checkpoints" };
 
 	/** The graph, the attention inbox, queues, actuator: operators and admins. */
 	static final String[] OPERATOR_PATHS = { "/items", "/items/**", "/attention-requests", "/attention-requests/**",
-			"/queues", "/queues/**", "/actuator", "/actuator/**" };
+			"/queues", "/queues/**", "/changes", "/actuator", "/actuator/**" };
 
 	@Bean
 	SecurityFilterChain securityFilterChain(HttpSecurity http, AccessProperties properties, Tokens tokens,

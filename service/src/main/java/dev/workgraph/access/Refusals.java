@@ -49,6 +49,12 @@ final class Refusals {
 
 	/** The roles that may make this request, as the rules of {@link AccessRules} say. */
 	static String neededRole(String method, String path) {
+		if (HttpMethod.GET.matches(method) && "/tokens/current".equals(path)) {
+			return "a token of any role";
+		}
+		if ("/mcp".equals(path)) {
+			return "a worker token";
+		}
 		if (matches(path, AccessRules.ADMIN_PATHS)) {
 			return "an admin token";
 		}

@@ -26,24 +26,26 @@ class AttentionRequests {
 			""".formatted(Fencing.LEASE_IS_CURRENT);
 
 	static final String INSERT_SYSTEM_REQUEST = """
-			insert into attention_requests (id, item_id, lease_id, epoch, worker_id, raised_by, blocking, question,
-			    context)
-			values (:id, :itemId, :leaseId, :epoch, null, 'system', true, :question, :context::jsonb)
+			insert into attention_requests (id, item_id, lease_id, epoch, worker_id, raised_by, kind, blocking,
+			    question, context)
+			values (:id, :itemId, :leaseId, :epoch, null, 'system', :kind, true, :question, :context::jsonb)
 			""";
 
 	/**
-	 * Resolves an open request; resolving the crash-loop guard's request also restarts
-	 * the item's count of expiries in a row. Returns nothing when the request was not
-	 * open.
+	 * Resolves an open request; resolving a system request also restarts the item's count
+	 * of expiries in a row, and one of attempts used up its attempts. Returns nothing
+	 * when the request was not open.
 	 */
 	static final String RESOLVE_IF_OPEN = """
 			with resolved as (
 			    update attention_requests
 			    set status = 'resolved', resolution = :resolution, resolved_by = :resolvedBy, resolved_at = now()
 			    where id = :id and status = 'open'
-			    returning item_id, blocking, raised_by
+			    returning item_id, blocking, raised_by, kind
 			), streak_reset as (
-			    update work_items w set consecutive_expirations = 0
+			    -- Answering "retries exhausted" gives the item its attempts again.
+			    update work_items w set consecutive_expirations = 0,
+			        attempts = case when r.kind = 'retries_exhausted' then 0 else w.attempts end
 			    from resolved r
 			    where w.id = r.item_id and r.raised_by = 'system'
 			)
@@ -102,9 +104,11 @@ class AttentionRequests {
 			.optional();
 	}
 
-	void insertSystemRequest(UUID id, UUID itemId, UUID leaseId, long epoch, String question, String context) {
+	void insertSystemRequest(UUID id, UUID itemId, UUID leaseId, long epoch, String kind, String question,
+			String context) {
 		this.jdbc.sql(INSERT_SYSTEM_REQUEST)
 			.param("id", id)
+			.param("kind", kind)
 			.param("itemId", itemId)
 			.param("leaseId", leaseId)
 			.param("epoch", epoch)

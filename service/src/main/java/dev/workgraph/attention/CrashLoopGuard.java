@@ -69,7 +69,7 @@ class CrashLoopGuard implements ExpiryListener {
 		for (ExpiredLease lease : looping) {
 			List<AttentionRequests.RecentLease> leases = recent.getOrDefault(lease.itemId(), List.of());
 			this.requests.insertSystemRequest(Uuid7.next(), lease.itemId(), lease.leaseId(), lease.epoch(),
-					question(lease, leases), context(lease, leases));
+					"crash_loop", question(lease, leases), context(lease, leases));
 			held.add(BlockerDelta.attentionRequests(lease.itemId(), +1));
 		}
 		AfterCommit.run(() -> this.holds.increment(held.size()));

@@ -1,10 +1,12 @@
 package dev.workgraph.item;
 
+import dev.workgraph.model.RetryPolicy;
 import java.util.List;
 import java.util.UUID;
 
 import dev.workgraph.validation.CompactJson;
 import dev.workgraph.validation.Text;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
@@ -16,5 +18,6 @@ record CreateItemRequest(@NotNull @Text(min = 1, max = 500) String title, @Text(
 		@Range(min = -1000, max = 1000) Integer priority,
 		@Pattern(regexp = QueueNames.PATTERN, message = QueueNames.MESSAGE) String queue,
 		@CompactJson JsonNode metadata, UUID parentId,
-		@Size(max = 1000, message = "must list at most 1000 items") List<@NotNull UUID> dependsOn) {
+		@Size(max = 1000, message = "must list at most 1000 items") List<@NotNull UUID> dependsOn,
+		@Valid RetryPolicy retry) {
 }

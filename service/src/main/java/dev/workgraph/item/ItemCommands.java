@@ -110,7 +110,7 @@ class ItemCommands {
 								: Objects.requireNonNullElse(request.priority(), 0),
 						(parent != null) ? parent.childQueue(request.queue())
 								: Objects.requireNonNullElse(request.queue(), QueueNames.DEFAULT),
-						Json.objectText(request.metadata()), dependsOn)));
+						Json.objectText(request.metadata()), dependsOn, request.retry())));
 		return id;
 	}
 

@@ -11,6 +11,8 @@ import java.util.UUID;
 import dev.workgraph.access.Caller;
 import dev.workgraph.access.Forbidden;
 import dev.workgraph.model.ItemStatus;
+import dev.workgraph.view.CheckpointView;
+import dev.workgraph.view.CheckpointViews;
 import dev.workgraph.problem.InvalidRequest;
 import dev.workgraph.validation.TextRules;
 import dev.workgraph.view.DependencyView;
@@ -53,11 +55,15 @@ class ItemController {
 
 	private final RequestBodies bodies;
 
-	ItemController(ItemCommands commands, ItemViews views, LeaseViews leases, RequestBodies bodies) {
+	private final CheckpointViews checkpoints;
+
+	ItemController(ItemCommands commands, ItemViews views, LeaseViews leases, RequestBodies bodies,
+			CheckpointViews checkpoints) {
 		this.commands = commands;
 		this.views = views;
 		this.leases = leases;
 		this.bodies = bodies;
+		this.checkpoints = checkpoints;
 	}
 
 	/**
@@ -170,6 +176,19 @@ class ItemController {
 		return new LeaseList(leases.entries(), leases.nextCursor());
 	}
 
+	/** The item's checkpoints, newest first, a page at a time. */
+	@GetMapping("/{id}/checkpoints")
+	CheckpointList checkpoints(@PathVariable UUID id, @RequestParam(required = false) Integer limit,
+			@RequestParam(required = false) String cursor) {
+		Page<CheckpointView> checkpoints = this.checkpoints.ofItem(id, Page.size(limit), cursor);
+		if (checkpoints.entries().isEmpty()) {
+			// 404 for an unknown item; most items never checkpoint.
+			view(id);
+		}
+		requireWorkerHeld(id);
+		return new CheckpointList(checkpoints.entries(), checkpoints.nextCursor());
+	}
+
 	/**
 	 * The text {@code q} asks titles to contain. At least three characters, so that the
 	 * trigram index answers it instead of a scan of every title.
@@ -209,6 +228,9 @@ class ItemController {
 	}
 
 	record LeaseList(List<LeaseView> leases, String nextCursor) {
+	}
+
+	record CheckpointList(List<CheckpointView> checkpoints, String nextCursor) {
 	}
 
 	record DependentPage(List<DependencyView> items, String nextCursor) {

@@ -40,13 +40,16 @@ class Items {
 	static final String INSERT_ITEMS = """
 			with inserted as (
 			    insert into work_items (id, title, description, priority, queue, metadata, parent_id, status,
-			        unmet_dependencies, ready_since, created_by)
+			        unmet_dependencies, ready_since, created_by, retry)
 			    select n.id, n.title, n.description, n.priority, n.queue, n.metadata::jsonb, :parentId::uuid,
 			        case when n.unmet = 0 then 'ready' else 'blocked' end, n.unmet,
-			        case when n.unmet = 0 then now() end, :createdBy
+			        case when n.unmet = 0 then now() end, :createdBy,
+			        -- A child that names no policy inherits its parent's.
+			        coalesce(n.retry::jsonb, (select p.retry from work_items p where p.id = :parentId::uuid),
+			            :defaultRetry::jsonb)
 			    from unnest(:ids::uuid[], :titles::text[], :descriptions::text[], :priorities::int[], :queues::text[],
-			        :metadata::text[], :unmet::int[])
-			        as n(id, title, description, priority, queue, metadata, unmet)
+			        :metadata::text[], :unmet::int[], :retries::text[])
+			        as n(id, title, description, priority, queue, metadata, unmet, retry)
 			    returning id, queue, priority, ready_since, status
 			)
 			insert into ready_items (item_id, queue, priority, ready_since)
@@ -103,8 +106,11 @@ class Items {
 
 	private final JdbcClient jdbc;
 
-	Items(JdbcClient jdbc) {
+	private final RetryProperties retry;
+
+	Items(JdbcClient jdbc, RetryProperties retry) {
 		this.jdbc = jdbc;
+		this.retry = retry;
 	}
 
 	/** Locks the items that exist among {@code ids}, in id order, for updating them. */
@@ -157,6 +163,7 @@ class Items {
 		int[] priorities = new int[items.size()];
 		List<String> queues = new ArrayList<>();
 		List<String> metadata = new ArrayList<>();
+		List<String> retries = new ArrayList<>();
 		for (int i = 0; i < items.size(); i++) {
 			NewItem item = items.get(i);
 			ids.add(item.id());
@@ -165,6 +172,7 @@ class Items {
 			priorities[i] = item.priority();
 			queues.add(item.queue());
 			metadata.add(item.metadata());
+			retries.add((item.retry() != null) ? item.retry().completedBy(this.retry.policy()).json() : null);
 		}
 		this.jdbc.sql(INSERT_ITEMS)
 			.param("ids", SqlArrays.uuids(ids))
@@ -173,6 +181,8 @@ class Items {
 			.param("priorities", SqlArrays.ints(priorities))
 			.param("queues", SqlArrays.texts(queues))
 			.param("metadata", SqlArrays.texts(metadata))
+			.param("retries", SqlArrays.texts(retries))
+			.param("defaultRetry", this.retry.policy().json())
 			.param("parentId", parentId)
 			.param("unmet", SqlArrays.ints(unmet))
 			.param("createdBy", createdBy)

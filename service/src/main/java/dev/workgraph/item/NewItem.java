@@ -1,5 +1,6 @@
 package dev.workgraph.item;
 
+import dev.workgraph.model.RetryPolicy;
 import java.util.List;
 import java.util.UUID;
 
@@ -12,7 +13,9 @@ import java.util.UUID;
  * @param metadata compact JSON text
  * @param dependsOn what it will wait for: other new items of the same creation, or
  * existing items
+ * @param retry its retry policy as given (missing fields take the defaults), or null to
+ * take its parent's (or the defaults)
  */
 public record NewItem(UUID id, String reference, String title, String description, int priority, String queue,
-		String metadata, List<UUID> dependsOn) {
+		String metadata, List<UUID> dependsOn, RetryPolicy retry) {
 }

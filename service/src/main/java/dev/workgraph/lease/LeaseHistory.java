@@ -20,17 +20,23 @@ public final class LeaseHistory {
 	 * @param reason the reason, likewise
 	 */
 	public static String endAndRecord(String which, String endedAt, String outcome, String reason) {
+		return endAndRecord(which, endedAt, outcome, reason, "null");
+	}
+
+	/** As above, with the error of a failed lease, an expression over {@code e}. */
+	public static String endAndRecord(String which, String endedAt, String outcome, String reason, String error) {
 		return """
 				ended as (
 				    delete from leases l %s
 				    returning l.*
 				), recorded as (
 				    insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at,
-				        ended_at, outcome, reason)
-				    select e.id, e.item_id, e.worker_id, e.epoch, e.acquired_at, e.renewed_at, e.expires_at, %s, %s, %s
+				        ended_at, outcome, reason, error)
+				    select e.id, e.item_id, e.worker_id, e.epoch, e.acquired_at, e.renewed_at, e.expires_at, %s, %s, %s,
+				        %s
 				    from ended e
 				    returning *
-				)""".formatted(which, endedAt, outcome, reason);
+				)""".formatted(which, endedAt, outcome, reason, error);
 	}
 
 }

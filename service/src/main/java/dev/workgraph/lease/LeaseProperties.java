@@ -50,10 +50,19 @@ public record LeaseProperties(@DefaultValue("300") int defaultSeconds, @DefaultV
 		if (requested == null) {
 			return this.defaultSeconds;
 		}
-		if (requested < 1 || requested > this.maxSeconds) {
-			throw new InvalidRequest("leaseSeconds", "must be between 1 and " + this.maxSeconds);
+		return checkedSeconds(requested, "leaseSeconds");
+	}
+
+	/**
+	 * A lease length a worker asked for in {@code field}, judged against the bounds (a
+	 * {@code long}, so that any number a client may plausibly send is judged, not refused
+	 * for not fitting an {@code int}).
+	 */
+	public int checkedSeconds(long requested, String field) {
+		if (requested < 1 || requested > maxSeconds()) {
+			throw new InvalidRequest(field, "must be between 1 and " + maxSeconds());
 		}
-		return requested.intValue();
+		return (int) requested;
 	}
 
 }

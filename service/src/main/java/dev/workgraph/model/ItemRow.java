@@ -13,7 +13,7 @@ import java.util.UUID;
 public record ItemRow(UUID id, String title, String description, int priority, String queue, String metadata,
 		UUID parentId, String result, long epoch, ItemStatus status, Instant createdAt, Instant updatedAt,
 		Instant readySince, Instant closedAt, String cancelReason, String createdBy, String cancelledBy,
-		Blockers blockers) {
+		Blockers blockers, int attempts, String retry) {
 
 	public static ItemRow map(ResultSet rs, int rowNum) throws SQLException {
 		return new ItemRow(Rows.uuid(rs, "id"), rs.getString("title"), rs.getString("description"),
@@ -22,7 +22,8 @@ public record ItemRow(UUID id, String title, String description, int priority, S
 				Rows.instant(rs, "created_at"), Rows.instant(rs, "updated_at"), Rows.instant(rs, "ready_since"),
 				Rows.instant(rs, "closed_at"), rs.getString("cancel_reason"), rs.getString("created_by"),
 				rs.getString("cancelled_by"), new Blockers(rs.getInt("unmet_dependencies"), rs.getInt("open_children"),
-						rs.getInt("open_attention_requests")));
+						rs.getInt("open_attention_requests")),
+				rs.getInt("attempts"), rs.getString("retry"));
 	}
 
 }

@@ -16,7 +16,9 @@ public enum LeaseOutcome {
 	/** The holder asked a blocking question; the item waits for the answer. */
 	ATTENTION_REQUESTED,
 	/** Nobody renewed the lease before its expiresAt. */
-	EXPIRED;
+	EXPIRED,
+	/** The holder failed; the item is retried after a back-off or held for a human. */
+	FAILED;
 
 	@JsonValue
 	public String wire() {

@@ -9,9 +9,12 @@ import tools.jackson.databind.annotation.JsonSerialize;
 
 /**
  * A question for a human and, once resolved, its answer. Raised by the system (the
- * crash-loop guard), it has no worker.
+ * crash-loop guard, attempts used up), it has no worker and says which {@code kind} it
+ * is: {@code crash_loop}, {@code retries_exhausted} or {@code no_progress} (null for a
+ * worker's).
  */
 public record AttentionRequestView(UUID id, UUID itemId, String itemTitle, UUID leaseId, String workerId, long epoch,
-		RaisedBy raisedBy, boolean blocking, String question, @JsonSerialize(using = JsonbText.class) String context,
-		AttentionStatus status, Instant openedAt, String resolution, String resolvedBy, Instant resolvedAt) {
+		RaisedBy raisedBy, String kind, boolean blocking, String question,
+		@JsonSerialize(using = JsonbText.class) String context, AttentionStatus status, Instant openedAt,
+		String resolution, String resolvedBy, Instant resolvedAt) {
 }

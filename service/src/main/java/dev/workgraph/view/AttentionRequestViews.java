@@ -24,7 +24,7 @@ import org.springframework.stereotype.Repository;
 public class AttentionRequestViews {
 
 	private static final String SELECT_WITH_TITLE = """
-			select a.id, a.item_id, w.title as item_title, a.lease_id, a.worker_id, a.epoch, a.raised_by,
+			select a.id, a.item_id, w.title as item_title, a.lease_id, a.worker_id, a.epoch, a.raised_by, a.kind,
 			    a.blocking, a.question, a.context::text as context, a.status, a.opened_at, a.resolution,
 			    a.resolved_by, a.resolved_at
 			from attention_requests a
@@ -76,8 +76,8 @@ public class AttentionRequestViews {
 	static AttentionRequestView map(ResultSet rs, int rowNum) throws SQLException {
 		return new AttentionRequestView(Rows.uuid(rs, "id"), Rows.uuid(rs, "item_id"), rs.getString("item_title"),
 				Rows.uuid(rs, "lease_id"), rs.getString("worker_id"), rs.getLong("epoch"),
-				RaisedBy.fromWire(rs.getString("raised_by")), rs.getBoolean("blocking"), rs.getString("question"),
-				rs.getString("context"), AttentionStatus.fromWire(rs.getString("status")),
+				RaisedBy.fromWire(rs.getString("raised_by")), rs.getString("kind"), rs.getBoolean("blocking"),
+				rs.getString("question"), rs.getString("context"), AttentionStatus.fromWire(rs.getString("status")),
 				Rows.instant(rs, "opened_at"), rs.getString("resolution"), rs.getString("resolved_by"),
 				Rows.instant(rs, "resolved_at"));
 	}

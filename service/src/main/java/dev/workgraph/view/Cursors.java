@@ -36,16 +36,29 @@ final class Cursors {
 	}
 
 	static long toEpoch(String cursor) {
+		return toNumber(cursor, "epoch:");
+	}
+
+	private static long toNumber(String cursor, String prefix) {
 		try {
 			String key = decode(cursor);
-			if (!key.startsWith("epoch:")) {
+			if (!key.startsWith(prefix)) {
 				throw notACursor();
 			}
-			return Long.parseLong(key.substring("epoch:".length()));
+			return Long.parseLong(key.substring(prefix.length()));
 		}
 		catch (IllegalArgumentException ex) {
 			throw notACursor();
 		}
+	}
+
+	/** A cursor for an item's checkpoints, newest first by their sequence. */
+	static String ofSeq(long seq) {
+		return encode("seq:" + seq);
+	}
+
+	static long toSeq(String cursor) {
+		return toNumber(cursor, "seq:");
 	}
 
 	/**

@@ -51,19 +51,25 @@ public class ItemViews {
 
 	private static final String ATTENTION_REQUESTS_OF = """
 			(select coalesce(json_agg(json_build_object('id', a.id, 'itemId', a.item_id, 'itemTitle', t.title,
-			        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by,
+			        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by, 'kind', a.kind,
 			        'blocking', a.blocking, 'question', a.question, 'context', a.context::text, 'status', a.status,
 			        'openedAt', a.opened_at, 'resolution', a.resolution, 'resolvedBy', a.resolved_by,
 			        'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
 			    from attention_requests a join work_items t on t.id = a.item_id
 			    where a.item_id = i.id) as attention_requests_json""";
 
+	/** The newest checkpoint: one probe of the checkpoints' key, from its end. */
+	private static final String CHECKPOINT_OF = """
+			(select %s
+			    from checkpoints k where k.item_id = i.id order by k.seq desc limit 1) as checkpoint_json"""
+		.formatted(CheckpointView.AS_JSON);
+
 	/**
 	 * The parts of the item whose id is {@code i.id} (dependencies, children, active
-	 * lease, attention requests), as JSON columns.
+	 * lease, attention requests, latest checkpoint), as JSON columns.
 	 */
-	private static final String PARTS = String.join(",\n", DEPENDS_ON, CHILDREN_OF, LEASE_OF, ATTENTION_REQUESTS_OF)
-			+ "\n";
+	private static final String PARTS = String.join(",\n", DEPENDS_ON, CHILDREN_OF, LEASE_OF, ATTENTION_REQUESTS_OF,
+			CHECKPOINT_OF) + "\n";
 
 	/**
 	 * The parts of the item {@code i} but its lease, as columns, for a statement that
@@ -72,7 +78,8 @@ public class ItemViews {
 	 * takes the lease the statement wrote. Its snapshot would not show that lease, so the
 	 * statement does not look for one (one index probe per claimed item less).
 	 */
-	public static final String PARTS_OF_I = String.join(",\n", DEPENDS_ON, CHILDREN_OF, ATTENTION_REQUESTS_OF) + "\n";
+	public static final String PARTS_OF_I = String.join(",\n", DEPENDS_ON, CHILDREN_OF, ATTENTION_REQUESTS_OF,
+			CHECKPOINT_OF) + "\n";
 
 	/**
 	 * Several items (group-committed lease answers, lists): see {@link SqlArrays#opaque}.
@@ -213,7 +220,8 @@ public class ItemViews {
 		return new ItemView(row.id(), row.title(), row.description(), row.priority(), row.queue(), row.metadata(),
 				row.parentId(), row.result(), row.epoch(), row.status(), row.createdAt(), row.updatedAt(),
 				row.readySince(), row.closedAt(), row.cancelReason(), row.createdBy(), row.cancelledBy(),
-				row.blockers(), parts.dependsOn(), parts.children(), parts.lease(), parts.attentionRequests());
+				row.blockers(), parts.dependsOn(), parts.children(), parts.lease(), parts.attentionRequests(),
+				parts.checkpoint(), row.attempts(), row.retry());
 	}
 
 	/**
@@ -232,7 +240,7 @@ public class ItemViews {
 
 	/** What an item view shows besides the item's own row. */
 	record Parts(List<DependencyView> dependsOn, List<ChildView> children, LeaseView lease,
-			List<AttentionRequestView> attentionRequests) {
+			List<AttentionRequestView> attentionRequests, CheckpointView checkpoint) {
 
 		static Parts map(ResultSet rs) throws SQLException {
 			String lease = rs.getString("lease_json");
@@ -243,7 +251,12 @@ public class ItemViews {
 		static Parts map(ResultSet rs, LeaseView lease) throws SQLException {
 			return new Parts(list(rs.getString("depends_on_json"), DEPENDENCIES),
 					list(rs.getString("children_json"), CHILDREN), lease,
-					list(rs.getString("attention_requests_json"), ATTENTION_REQUESTS));
+					list(rs.getString("attention_requests_json"), ATTENTION_REQUESTS),
+					one(rs.getString("checkpoint_json"), CheckpointView.class));
+		}
+
+		private static <T> T one(String object, Class<T> type) {
+			return (object != null) ? json.readValue(object, type) : null;
 		}
 
 		private static <T> List<T> list(String array, TypeReference<List<T>> type) {

@@ -92,6 +92,7 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("GET /items", Access.OPERATOR, "/items", null),
 			endpoint("GET /items/{id}", Access.ITEM_READ, "/items/{leasedItem}", null),
 			endpoint("GET /items/{id}/leases", Access.ITEM_READ, "/items/{leasedItem}/leases", null),
+			endpoint("GET /items/{id}/checkpoints", Access.ITEM_READ, "/items/{leasedItem}/checkpoints", null),
 			endpoint("GET /items/{id}/dependents", Access.OPERATOR, "/items/{item}/dependents", null),
 			endpoint("POST /items/{id}/dependencies", Access.OPERATOR, "/items/{item}/dependencies",
 					"{\"dependsOn\":\"{leasedItem}\"}"),
@@ -118,6 +119,10 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("POST /leases/{leaseId}/attention-requests", Access.LEASE_WRITE,
 					"/leases/{lease}/attention-requests",
 					"{\"epoch\":{epoch},\"question\":\"an intruder asks\",\"blocking\":true}"),
+			endpoint("POST /leases/{leaseId}/fail", Access.LEASE_WRITE, "/leases/{lease}/fail",
+					"{\"epoch\":{epoch},\"error\":{\"by\":\"intruder\"},\"retryable\":false}"),
+			endpoint("POST /leases/{leaseId}/checkpoints", Access.LEASE_WRITE, "/leases/{lease}/checkpoints",
+					"{\"epoch\":{epoch},\"data\":{\"by\":\"intruder\"},\"renewSeconds\":600}"),
 			// Attention requests
 			endpoint("GET /attention-requests", Access.OPERATOR, "/attention-requests?status=open", null),
 			endpoint("GET /attention-requests/{id}", Access.OPERATOR, "/attention-requests/{attention}", null),
@@ -127,6 +132,8 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("GET /queues", Access.OPERATOR, "/queues", null),
 			endpoint("GET /queues/{name}", Access.OPERATOR, "/queues/default", null),
 			endpoint("PATCH /queues/{name}", Access.OPERATOR, "/queues/default", "{\"paused\":true}"),
+			// The change stream (follow=false: the sample ends instead of streaming on)
+			endpoint("GET /changes", Access.OPERATOR, "/changes?follow=false", null),
 			// Tokens
 			endpoint("POST /tokens", Access.ADMIN, "/tokens", "{\"name\":\"intruder\",\"role\":\"admin\"}"),
 			endpoint("GET /tokens", Access.ADMIN, "/tokens", null),

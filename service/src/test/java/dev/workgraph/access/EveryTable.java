@@ -17,6 +17,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  */
 final class EveryTable {
 
+	/**
+	 * The change outbox: the sequencer moves changes between these on its own schedule,
+	 * and a change a refused request made would show in the table it is about.
+	 */
+	private static final List<String> OUTBOX = List.of("change_pending", "changes", "change_counter");
+
 	/** Columns that may change on a refused request (see the class comment). */
 	private static final List<String> BOOKKEEPING = List.of("last_used_at");
 
@@ -33,6 +39,9 @@ final class EveryTable {
 		String dropped = String.join(" - ", BOOKKEEPING.stream().map((column) -> "'" + column + "'").toList());
 		Map<String, String> fingerprint = new LinkedHashMap<>();
 		for (String table : tables) {
+			if (OUTBOX.contains(table)) {
+				continue;
+			}
 			String row = "(to_jsonb(t) - " + dropped + ")::text";
 			fingerprint.put(table, jdbc
 				.sql("select count(*) || ':' || coalesce(md5(string_agg(" + row + ", '|' order by " + row

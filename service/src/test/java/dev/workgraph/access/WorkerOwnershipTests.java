@@ -64,6 +64,9 @@ class WorkerOwnershipTests extends SecuredServiceTest {
 					bob.post(lease + "/decompose",
 							Map.of("epoch", presented, "children", List.of(Map.of("key", "a", "title", "a")))),
 					bob.post(lease + "/attention-requests", Map.of("epoch", presented, "question", "mine now?")),
+					bob.post(lease + "/fail", Map.of("epoch", presented, "error", Map.of("mine", true))),
+					bob.post(lease + "/checkpoints",
+							Map.of("epoch", presented, "data", Map.of("mine", true), "renewSeconds", 600)),
 					bob.get(lease)))
 				.containsOnly("forbidden");
 		}

@@ -39,7 +39,8 @@ public abstract class LeaseTestSupport extends ServiceTest {
 	public enum Mutation {
 
 		RENEW("renew"), COMPLETE("complete"), RELEASE("release"), CANCEL("cancel"), DECOMPOSE("decompose"),
-		BLOCKING_ATTENTION_REQUEST("attention-requests"), NON_BLOCKING_ATTENTION_REQUEST("attention-requests");
+		BLOCKING_ATTENTION_REQUEST("attention-requests"), NON_BLOCKING_ATTENTION_REQUEST("attention-requests"),
+		CHECKPOINT("checkpoints"), CHECKPOINT_AND_RENEW("checkpoints"), FAIL("fail"), FAIL_FOR_GOOD("fail");
 
 		private final String path;
 
@@ -59,6 +60,11 @@ public abstract class LeaseTestSupport extends ServiceTest {
 					Map.of("epoch", epoch, "question", "May I?", "blocking", true, "context", Map.of("k", 1));
 				case NON_BLOCKING_ATTENTION_REQUEST ->
 					Map.of("epoch", epoch, "question", "FYI", "blocking", false, "context", Map.of());
+				case CHECKPOINT -> Map.of("epoch", epoch, "data", Map.of("step", 3));
+				case CHECKPOINT_AND_RENEW -> Map.of("epoch", epoch, "data", Map.of("step", 4), "renewSeconds", 600);
+				case FAIL -> Map.of("epoch", epoch, "error", Map.of("message", "boom"));
+				case FAIL_FOR_GOOD ->
+					Map.of("epoch", epoch, "error", Map.of("message", "bad input"), "retryable", false, "reason", "no");
 			};
 		}
 

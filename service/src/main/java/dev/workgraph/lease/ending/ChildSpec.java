@@ -3,8 +3,10 @@ package dev.workgraph.lease.ending;
 import java.util.List;
 
 import dev.workgraph.item.QueueNames;
+import dev.workgraph.model.RetryPolicy;
 import dev.workgraph.validation.CompactJson;
 import dev.workgraph.validation.Text;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
@@ -20,5 +22,6 @@ record ChildSpec(@NotNull @Text(min = 1, max = 100) String key, @NotNull @Text(m
 		@Pattern(regexp = QueueNames.PATTERN, message = QueueNames.MESSAGE) String queue,
 		@CompactJson JsonNode metadata,
 		@Size(max = 1000, message = "must list at most 1000 dependencies") List<@NotNull @Text(min = 1,
-				max = 100) String> dependsOn) {
+				max = 100) String> dependsOn,
+		@Valid RetryPolicy retry) {
 }

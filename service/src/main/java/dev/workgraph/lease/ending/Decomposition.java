@@ -198,7 +198,7 @@ class Decomposition {
 					.toList();
 				items.add(new NewItem(this.ids.get(child.key()), child.key(), child.title(), child.description(),
 						parent.childPriority(child.priority()), parent.childQueue(child.queue()),
-						Json.objectText(child.metadata()), dependsOn));
+						Json.objectText(child.metadata()), dependsOn, child.retry()));
 			}
 			return items;
 		}

@@ -27,10 +27,17 @@ class LeaseController {
 
 	private final LeaseHolders holders;
 
-	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders) {
+	private final Checkpoints checkpoints;
+
+	private final Failures failures;
+
+	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders, Checkpoints checkpoints,
+			Failures failures) {
+		this.failures = failures;
 		this.leases = leases;
 		this.decomposition = decomposition;
 		this.holders = holders;
+		this.checkpoints = checkpoints;
 	}
 
 	@GetMapping
@@ -79,6 +86,22 @@ class LeaseController {
 		this.holders.requireCallerHolds(leaseId);
 		return ResponseEntity.status(HttpStatus.CREATED)
 			.body(this.decomposition.decompose(leaseId, request.epoch(), request.children(), request.reason()));
+	}
+
+	@PostMapping("/fail")
+	LeaseAndItem fail(@PathVariable UUID leaseId, @Valid @RequestBody FailRequest request) {
+		this.holders.requireCallerHolds(leaseId);
+		LeaseAndItem failed = this.failures.fail(leaseId, request.epoch(), request);
+		this.holders.ended(leaseId);
+		return failed;
+	}
+
+	@PostMapping("/checkpoints")
+	ResponseEntity<Checkpoints.Written> checkpoint(@PathVariable UUID leaseId,
+			@Valid @RequestBody CheckpointRequest request) {
+		this.holders.requireCallerHolds(leaseId);
+		return ResponseEntity.status(HttpStatus.CREATED)
+			.body(this.checkpoints.write(leaseId, request.epoch(), request));
 	}
 
 }

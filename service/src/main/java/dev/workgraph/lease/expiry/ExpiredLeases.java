@@ -32,7 +32,8 @@ public class ExpiredLeases {
 	 */
 	public static final String REAP_EXPIRED = """
 			with expired as (
-			    select l.id, w.consecutive_expirations + 1 as consecutive_expirations
+			    select l.id, w.consecutive_expirations + 1 as consecutive_expirations, w.attempts + 1 as attempts,
+			        w.retry::text as retry
 			    from leases l
 			    join work_items w on w.id = l.item_id
 			    where l.expires_at <= now()
@@ -42,7 +43,7 @@ public class ExpiredLeases {
 			), %s
 			-- The count as it will be: Readiness writes it with the item's new status
 			-- (one row version per item, not two).
-			select h.lease_id, h.item_id, h.epoch, x.consecutive_expirations
+			select h.lease_id, h.item_id, h.epoch, x.consecutive_expirations, x.attempts, x.retry
 			from recorded h
 			join expired x on x.id = h.lease_id
 			""".formatted(LeaseHistory.endAndRecord("where l.id = any(array(select x.id from expired x))",
@@ -94,7 +95,7 @@ public class ExpiredLeases {
 		return this.jdbc.sql(REAP_EXPIRED)
 			.param("batchSize", batchSize)
 			.query((rs, n) -> new ExpiredLease(Rows.uuid(rs, "lease_id"), Rows.uuid(rs, "item_id"), rs.getLong("epoch"),
-					rs.getInt("consecutive_expirations")))
+					rs.getInt("consecutive_expirations"), rs.getInt("attempts"), rs.getString("retry")))
 			.list();
 	}
 

@@ -1,0 +1,187 @@
+package dev.workgraph.change;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import javax.sql.DataSource;
+
+import dev.workgraph.testing.Concurrently;
+import dev.workgraph.testing.Eventually;
+import dev.workgraph.testing.ServiceTest;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The outbox: every change of every path written in its own transaction, numbered when it
+ * is published so that one committing late comes after what readers have seen, nothing
+ * uncommitted ever published, old changes trimmed.
+ */
+class ChangeOutboxTests extends ServiceTest {
+
+	private static final Duration PUBLISHED_WITHIN = Duration.ofSeconds(30);
+
+	@Autowired
+	private DataSource dataSource;
+
+	@Autowired
+	private ChangeLog changes;
+
+	@Autowired
+	private ChangeSequencer sequencer;
+
+	@Test
+	void aLifecycleIsPublishedInOrderWithEveryStep() {
+		long before = this.changes.head();
+		UUID item = createItem("published", "queue", "outbox");
+		JsonNode claim = claim(Map.of("workerId", "w-outbox", "queues", List.of("outbox")));
+		assertThat(complete(claim).status()).isEqualTo(200);
+		List<Change> published = awaitChanges(before, 5);
+		assertThat(published).extracting(Change::type)
+			.containsExactly("item.created", "item.ready", "lease.granted", "lease.ended", "item.completed");
+		assertThat(published).extracting(Change::itemId).containsOnly(item);
+		assertThat(published).extracting(Change::queue).containsOnly("outbox");
+		assertThat(published.get(2).leaseId()).isEqualTo(leaseId(claim));
+		assertThat(published.get(2).epoch()).isEqualTo(epoch(claim));
+		assertThat(published.get(3).data()).contains("\"outcome\": \"completed\"").contains("w-outbox");
+		assertContiguousFrom(before, published);
+	}
+
+	@Test
+	void aTransactionThatCommitsLateIsPublishedAfterWhatTheReaderHasSeen() throws SQLException {
+		long before = this.changes.head();
+		try (Connection slow = this.dataSource.getConnection()) {
+			slow.setAutoCommit(false);
+			try (Statement statement = slow.createStatement()) {
+				statement.execute("insert into change_pending (type, queue) values ('item.ready', 'slow')");
+			}
+			// Later transactions commit while the slow one stays open; a reader reads
+			// them.
+			createItem("after the slow one", "queue", "fast");
+			createItem("and another", "queue", "fast");
+			List<Change> seen = awaitChanges(before, 4);
+			assertThat(seen).extracting(Change::queue).containsOnly("fast");
+			sleep(Duration.ofMillis(300));
+			assertThat(this.changes.head()).as("nothing of the open transaction").isEqualTo(before + 4);
+			slow.commit();
+		}
+		// The reader continues after the last seq it saw, and gets the slow change there.
+		List<Change> next = awaitChanges(before + 4, 1);
+		assertThat(next).extracting(Change::queue).containsExactly("slow");
+		assertContiguousFrom(before, this.changes.after(before, 100));
+	}
+
+	@Test
+	void aRolledBackChangeIsNeverPublished() throws SQLException {
+		long before = this.changes.head();
+		try (Connection aborted = this.dataSource.getConnection()) {
+			aborted.setAutoCommit(false);
+			try (Statement statement = aborted.createStatement()) {
+				statement.execute("insert into change_pending (type, queue) values ('item.ready', 'never')");
+			}
+			createItem("committed", "queue", "kept");
+			aborted.rollback();
+		}
+		List<Change> published = awaitChanges(before, 2);
+		assertThat(published).extracting(Change::queue).containsOnly("kept");
+		sleep(Duration.ofMillis(200));
+		assertThat(this.changes.after(before, 100)).hasSize(2);
+	}
+
+	@Test
+	void concurrentLifecyclesArePublishedGaplessAndInOrderPerItem() {
+		int workers = 8;
+		int itemsEach = 15;
+		long before = this.changes.head();
+		AtomicBoolean done = new AtomicBoolean();
+		List<Change> seen = new ArrayList<>();
+		// A reader that polls while everything commits: each read continues exactly
+		// where the last one ended, never past a hole.
+		Thread reader = Thread.ofPlatform().start(() -> {
+			long last = before;
+			while (!done.get() || this.changes.head() > last) {
+				for (Change change : this.changes.after(last, 500)) {
+					assertThat(change.seq()).as("no seq skipped").isEqualTo(last + 1);
+					last = change.seq();
+					seen.add(change);
+				}
+			}
+		});
+		Concurrently.run(workers, (worker) -> {
+			for (int i = 0; i < itemsEach; i++) {
+				String queue = "q" + worker;
+				createItem("item " + i, "queue", queue);
+				JsonNode claim = claim(Map.of("workerId", "w" + worker, "queues", List.of(queue)));
+				assertThat(complete(claim).status()).isEqualTo(200);
+			}
+			return null;
+		});
+		int expected = workers * itemsEach * 5;
+		Eventually.until("every change published", PUBLISHED_WITHIN, Duration.ofMillis(20),
+				() -> this.changes.head() >= before + expected);
+		done.set(true);
+		join(reader);
+		assertThat(seen).hasSize(expected);
+		Map<UUID, List<String>> perItem = new LinkedHashMap<>();
+		for (Change change : seen) {
+			perItem.computeIfAbsent(change.itemId(), (id) -> new ArrayList<>()).add(change.type());
+		}
+		assertThat(perItem).hasSize(workers * itemsEach);
+		assertThat(perItem.values()).allSatisfy((types) -> assertThat(types).containsExactly("item.created",
+				"item.ready", "lease.granted", "lease.ended", "item.completed"));
+	}
+
+	@Test
+	void changesPastTheRetentionAreTrimmed() {
+		long before = this.changes.head();
+		createItem("old", "queue", "old");
+		createItem("new", "queue", "new");
+		List<Change> published = awaitChanges(before, 4);
+		this.jdbc.sql("update changes set at = now() - interval '8 days' where queue = 'old'").update();
+		assertThat(this.sequencer.trim()).isEqualTo(2);
+		assertThat(this.changes.after(before, 100)).extracting(Change::queue).containsOnly("new");
+		assertThat(this.changes.head()).as("the counter never moves back").isEqualTo(published.getLast().seq());
+	}
+
+	private List<Change> awaitChanges(long after, int count) {
+		Eventually.until(count + " changes published", PUBLISHED_WITHIN, Duration.ofMillis(20),
+				() -> this.changes.head() >= after + count);
+		return this.changes.after(after, count);
+	}
+
+	private static void assertContiguousFrom(long before, List<Change> published) {
+		for (int i = 0; i < published.size(); i++) {
+			assertThat(published.get(i).seq()).isEqualTo(before + 1 + i);
+		}
+	}
+
+	private static void sleep(Duration pause) {
+		try {
+			Thread.sleep(pause);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static void join(Thread thread) {
+		try {
+			thread.join(Duration.ofSeconds(30));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
