@@ -1,6 +1,7 @@
 package dev.workgraph.lease.ending;
 
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import dev.workgraph.access.Caller;
 import dev.workgraph.lease.LeaseAndItem;
@@ -55,29 +56,20 @@ class LeaseController {
 
 	@PostMapping("/complete")
 	LeaseCommands.Completed complete(@PathVariable UUID leaseId, @Valid @RequestBody CompleteRequest request) {
-		this.holders.requireCallerHolds(leaseId);
-		LeaseCommands.Completed completed = (request.claimNext() == null)
+		return ending(leaseId, () -> (request.claimNext() == null)
 				? LeaseCommands.Completed.alone(this.leases.complete(leaseId, request.epoch(), request.result()))
 				: this.leases.completeAndClaim(leaseId, request.epoch(), request.result(), new NextClaim(
-						Caller.claimableQueues(request.claimNext().queues()), request.claimNext().leaseSeconds()));
-		this.holders.ended(leaseId);
-		return completed;
+						Caller.claimableQueues(request.claimNext().queues()), request.claimNext().leaseSeconds())));
 	}
 
 	@PostMapping("/release")
 	LeaseAndItem release(@PathVariable UUID leaseId, @Valid @RequestBody EndLeaseRequest request) {
-		this.holders.requireCallerHolds(leaseId);
-		LeaseAndItem released = this.leases.release(leaseId, request.epoch(), request.reason());
-		this.holders.ended(leaseId);
-		return released;
+		return ending(leaseId, () -> this.leases.release(leaseId, request.epoch(), request.reason()));
 	}
 
 	@PostMapping("/cancel")
 	LeaseAndItem cancel(@PathVariable UUID leaseId, @Valid @RequestBody EndLeaseRequest request) {
-		this.holders.requireCallerHolds(leaseId);
-		LeaseAndItem cancelled = this.leases.cancel(leaseId, request.epoch(), request.reason());
-		this.holders.ended(leaseId);
-		return cancelled;
+		return ending(leaseId, () -> this.leases.cancel(leaseId, request.epoch(), request.reason()));
 	}
 
 	@PostMapping("/decompose")
@@ -90,10 +82,7 @@ class LeaseController {
 
 	@PostMapping("/fail")
 	LeaseAndItem fail(@PathVariable UUID leaseId, @Valid @RequestBody FailRequest request) {
-		this.holders.requireCallerHolds(leaseId);
-		LeaseAndItem failed = this.failures.fail(leaseId, request.epoch(), request);
-		this.holders.ended(leaseId);
-		return failed;
+		return ending(leaseId, () -> this.failures.fail(leaseId, request.epoch(), request));
 	}
 
 	@PostMapping("/checkpoints")
@@ -102,6 +91,17 @@ class LeaseController {
 		this.holders.requireCallerHolds(leaseId);
 		return ResponseEntity.status(HttpStatus.CREATED)
 			.body(this.checkpoints.write(leaseId, request.epoch(), request));
+	}
+
+	/**
+	 * Ends the caller's own lease: a worker acts only on the leases it holds (403 for
+	 * another's), and an ended lease is forgotten by {@link LeaseHolders}.
+	 */
+	private <T> T ending(UUID leaseId, Supplier<T> end) {
+		this.holders.requireCallerHolds(leaseId);
+		T ended = end.get();
+		this.holders.ended(leaseId);
+		return ended;
 	}
 
 }
