@@ -101,6 +101,18 @@ class LeasesTests(LiveTest):
         self.assertEqual(self.agent.get_lease(claim.lease.id).outcome, "completed")
         self.assertEqual([lease.outcome for lease in self.admin.item_leases(item.id)], ["completed"])
 
+    def test_a_handoff_passes_the_item_on_with_the_next_epoch_and_a_fence_token(self):
+        item = self.admin.create_item("Review", queue=self.queue)
+        claim = self.claim(lease_seconds=30)
+        self.assertTrue(claim.lease.fence_token)
+        handed = self.agent.hand_off(claim.lease, "reviewer", reason="needs review", lease_seconds=60)
+        self.assertEqual(handed.ended.outcome, wg.LeaseOutcome.HANDED_OFF)
+        self.assertEqual((handed.lease.worker_id, handed.lease.epoch, handed.lease.granted_seconds), ("reviewer", 2, 60))
+        self.assertEqual((handed.item.id, handed.item.status), (item.id, wg.ItemStatus.LEASED))
+        self.assertNotEqual(handed.lease.fence_token, claim.lease.fence_token)
+        with self.assertRaises(wg.LeaseEnded):
+            self.agent.complete(claim.lease, {"late": True})
+
     def test_every_stale_write_is_lease_lost_with_the_epochs_and_writes_nothing(self):
         item = self.admin.create_item("Fenced", queue=self.queue)
         first = self.claim(lease_seconds=30)

@@ -67,6 +67,13 @@ class ModelsTests(unittest.TestCase):
         self.assertEqual([answer.resolution for answer in item.answers], ["1.4"])
         self.assertEqual(item.raw["checkpoint"]["data"], {"page": 7})
 
+    def test_a_lease_carries_its_fence_token_and_a_handoff_is_an_outcome(self):
+        lease = wg.Lease.from_json({**LEASE, "fenceToken": "eyJhbGciOiJFZERTQSJ9.e30.c2ln", "outcome": "handed_off"})
+        self.assertEqual(lease.fence_token, "eyJhbGciOiJFZERTQSJ9.e30.c2ln")
+        self.assertEqual(lease.outcome, wg.LeaseOutcome.HANDED_OFF)
+        self.assertNotIn("eyJ", repr(lease))
+        self.assertIsNone(wg.Lease.from_json(LEASE).fence_token)
+
     def test_times_with_any_number_of_fraction_digits_are_read(self):
         lease = wg.Lease.from_json(LEASE)
         self.assertEqual(lease.acquired_at.tzinfo, timezone.utc)

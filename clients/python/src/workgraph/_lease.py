@@ -124,6 +124,11 @@ class LeaseContext:
         return self._lease.epoch
 
     @property
+    def fence_token(self) -> str | None:
+        """The lease's fence token as last renewed: pass it to systems outside Work Graph, which verify it."""
+        return self._lease.fence_token
+
+    @property
     def worker_id(self) -> str:
         return self._settings.worker_id or self._lease.worker_id
 

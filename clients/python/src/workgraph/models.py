@@ -59,6 +59,7 @@ class LeaseOutcome(enum.StrEnum):
     DECOMPOSED = "decomposed"
     ATTENTION_REQUESTED = "attention_requested"
     EXPIRED = "expired"
+    HANDED_OFF = "handed_off"
 
 
 class TokenRole(enum.StrEnum):
@@ -96,6 +97,10 @@ class Lease:
     outcome: LeaseOutcome | str | None
     reason: str | None
     raw: Mapping[str, Any] = field(repr=False, compare=False)
+    #: The signed statement of this lease (a compact JWS, EdDSA) that systems outside Work
+    #: Graph verify with the service's keys at ``/.well-known/jwks.json``; None from a
+    #: service that does not sign leases.
+    fence_token: str | None = field(default=None, repr=False)
 
     @classmethod
     def from_json(cls, json: Mapping[str, Any]) -> Lease:
@@ -112,6 +117,7 @@ class Lease:
             outcome=_enum(LeaseOutcome, json.get("outcome")),
             reason=json.get("reason"),
             raw=json,
+            fence_token=json.get("fenceToken"),
         )
 
     @property
@@ -292,6 +298,15 @@ class Claim:
 class EndedLease:
     """The answer to complete, release and cancel: the ended lease and the item after it."""
 
+    lease: Lease
+    item: Item
+
+
+@dataclass(frozen=True, slots=True)
+class HandedOff:
+    """The answer to a handoff: the ended lease, the successor's lease (the next epoch) and the item."""
+
+    ended: Lease
     lease: Lease
     item: Item
 

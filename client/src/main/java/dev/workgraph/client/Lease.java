@@ -19,9 +19,12 @@ import java.util.UUID;
  * @param endedAt when it ended, or null
  * @param outcome how it ended, or null while active
  * @param reason the reason given when it ended, or null
+ * @param fenceToken the signed statement of this lease that systems outside Work Graph
+ * verify (a compact JWS), or null from a service that does not sign leases
  */
 public record Lease(UUID id, UUID itemId, String workerId, long epoch, Instant acquiredAt, Instant renewedAt,
-		Instant expiresAt, boolean active, Instant endedAt, LeaseOutcome outcome, String reason) implements LeaseRef {
+		Instant expiresAt, boolean active, Instant endedAt, LeaseOutcome outcome, String reason,
+		String fenceToken) implements LeaseRef {
 
 	/**
 	 * The length the service granted on the last claim or renewal, from the service's own

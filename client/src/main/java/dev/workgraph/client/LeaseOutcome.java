@@ -12,7 +12,8 @@ public enum LeaseOutcome {
 	CANCELLED, @JsonProperty("decomposed")
 	DECOMPOSED, @JsonProperty("attention_requested")
 	ATTENTION_REQUESTED, @JsonProperty("expired")
-	EXPIRED,
+	EXPIRED, @JsonProperty("handed_off")
+	HANDED_OFF,
 	/** An outcome that a newer service knows and this client does not. */
 	@JsonEnumDefaultValue
 	UNKNOWN

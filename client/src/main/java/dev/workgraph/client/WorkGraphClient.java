@@ -221,6 +221,18 @@ public final class WorkGraphClient {
 	}
 
 	/**
+	 * {@code POST /leases/{id}/handoff}: ends the lease ({@code handed_off}) and leases
+	 * the item to {@code toWorkerId} with the next epoch, in one transaction: no claim
+	 * can take it in between. {@code leaseSeconds} null: the service's default.
+	 */
+	public HandedOff handOff(LeaseRef lease, String toWorkerId, String reason, Integer leaseSeconds) {
+		Body body = Body.fenced(lease, "toWorkerId", toWorkerId)
+			.with("reason", reason)
+			.with("leaseSeconds", leaseSeconds);
+		return call(Call.post(leasePath(lease, "handoff"), body), Json.type(HandedOff.class));
+	}
+
+	/**
 	 * {@code POST /leases/{id}/decompose}: creates the children under the item
 	 * atomically; the item waits until every child is terminal.
 	 */

@@ -161,7 +161,7 @@ class JsonRoundTripTests {
 	@Test
 	void answersRoundTrip() {
 		Lease lease = new Lease(A, B, "w", 2, T, T, T.plusSeconds(60), false, T.plusSeconds(5),
-				LeaseOutcome.ATTENTION_REQUESTED, "asked");
+				LeaseOutcome.ATTENTION_REQUESTED, "asked", "eyJhbGciOiJFZERTQSJ9.e30.c2ln");
 		assertThat(roundTrip(lease, Lease.class)).isEqualTo(lease);
 		Item item = Json.MAPPER.readValue("{\"id\":\"" + B + "\",\"title\":\"t\",\"status\":\"completed\","
 				+ "\"result\":[1,2],\"blockers\":{\"unmetDependencies\":1,\"openChildren\":2,\"openAttentionRequests\":3}}",
@@ -190,10 +190,10 @@ class JsonRoundTripTests {
 	@Test
 	void aCompletionWithItsNextClaimRoundTrips() {
 		Lease lease = new Lease(A, B, "w", 2, T, T, T.plusSeconds(60), false, T.plusSeconds(5), LeaseOutcome.COMPLETED,
-				null);
+				null, null);
 		Item item = Json.MAPPER.readValue("{\"id\":\"" + B + "\",\"title\":\"t\",\"status\":\"completed\"}",
 				Item.class);
-		Lease nextLease = new Lease(B, A, "w", 1, T, T, T.plusSeconds(60), true, null, null, null);
+		Lease nextLease = new Lease(B, A, "w", 1, T, T, T.plusSeconds(60), true, null, null, null, "token");
 		Item nextItem = Json.MAPPER.readValue("{\"id\":\"" + A + "\",\"title\":\"n\",\"status\":\"leased\"}",
 				Item.class);
 		CompletedWithNext withNext = new CompletedWithNext(lease, item,

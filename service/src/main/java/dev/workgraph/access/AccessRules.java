@@ -60,7 +60,8 @@ class AccessRules {
 	static final String[] WORKER_POSTS = { "/claims", "/claims/batch", "/completions", "/leases/**" };
 
 	/** Reads a worker shares with operators (GET). */
-	static final String[] SHARED_READS = { "/leases/*", "/items/*", "/items/*/leases", "/items/*/checkpoints" };
+	static final String[] SHARED_READS = { "/leases/*", "/leases/*/fence", "/items/*", "/items/*/leases",
+			"/items/*/checkpoints" };
 
 	/** The graph, the attention inbox, queues, actuator: operators and admins. */
 	static final String[] OPERATOR_PATHS = { "/items", "/items/**", "/attention-requests", "/attention-requests/**",
@@ -92,6 +93,9 @@ class AccessRules {
 			.requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
 			.permitAll()
 			.requestMatchers(HttpMethod.GET, "/console", "/console/**")
+			.permitAll()
+			// The fence tokens' public keys, for systems that hold no token of ours.
+			.requestMatchers(HttpMethod.GET, "/.well-known/jwks.json")
 			.permitAll()
 			// Any token: who am I (the console shows it).
 			.requestMatchers(HttpMethod.GET, "/tokens/current")

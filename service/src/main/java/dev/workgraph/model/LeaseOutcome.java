@@ -18,7 +18,13 @@ public enum LeaseOutcome {
 	/** Nobody renewed the lease before its expiresAt. */
 	EXPIRED,
 	/** The holder failed; the item is retried after a back-off or held for a human. */
-	FAILED;
+	FAILED,
+
+	/**
+	 * The holder handed the item to a named successor, whose lease (epoch + 1) began in
+	 * the same transaction.
+	 */
+	HANDED_OFF;
 
 	@JsonValue
 	public String wire() {

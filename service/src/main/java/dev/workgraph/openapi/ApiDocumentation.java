@@ -48,6 +48,9 @@ class ApiDocumentation {
 
 	static final String PROBLEM_JSON = "application/problem+json";
 
+	/** Operations anyone may call, without a token. */
+	private static final java.util.Set<String> OPEN = java.util.Set.of("GET /.well-known/jwks.json");
+
 	/** The id in the paths of the problem examples. */
 	static final String EXAMPLE_ID = "0199a3d2-8c1e-7b2a-9d4f-2e6b1c0a5f31";
 
@@ -86,6 +89,7 @@ class ApiDocumentation {
 		ProblemExamples problems = ProblemExamples.load();
 		return (openApi) -> {
 			openApi.getComponents().addSchemas(PROBLEM, Schemas.problem());
+			Schemas.addFenceToken(openApi.getComponents().getSchemas());
 			Schemas.completeRawJson(openApi.getComponents().getSchemas());
 			openApi.setTags(catalogue.groups()
 				.stream()
@@ -98,6 +102,9 @@ class ApiDocumentation {
 					// ApiDocumentTests fails for an operation the catalogue does not
 					// know.
 					return;
+				}
+				if (OPEN.contains(key)) {
+					operation.setSecurity(List.of());
 				}
 				describe(catalogue, key, entry, operation);
 				successes(entry, operation);

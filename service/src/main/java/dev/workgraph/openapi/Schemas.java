@@ -60,6 +60,19 @@ final class Schemas {
 	}
 
 	/**
+	 * Adds the lease's {@code fenceToken}, which the service writes beside the record's
+	 * members (springdoc sees only those).
+	 */
+	static void addFenceToken(Map<String, Schema> schemas) {
+		Schema<?> lease = schemas.get("LeaseView");
+		if (lease != null) {
+			lease.addProperty("fenceToken", string().description(
+					"A compact JWS (EdDSA, Ed25519) over {iss, sub: itemId, lid: leaseId, epoch, wid: workerId, iat, exp: expiresAt}, "
+							+ "verifiable offline with the keys at /.well-known/jwks.json (docs/fencing-outside.md)"));
+		}
+	}
+
+	/**
 	 * Gives raw JSON members their real type, drops the generated {@code JsonNode}
 	 * schemas, and lets every member that is not required be null (the service writes
 	 * absent values as null).

@@ -106,6 +106,7 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("POST /completions", Access.BATCH_COMPLETION, "/completions",
 					"{\"completions\":[{\"leaseId\":\"{lease}\",\"epoch\":{epoch},\"result\":{\"by\":\"intruder\"}}]}"),
 			endpoint("GET /leases/{leaseId}", Access.LEASE_READ, "/leases/{lease}", null),
+			endpoint("GET /leases/{leaseId}/fence", Access.LEASE_READ, "/leases/{lease}/fence", null),
 			endpoint("POST /leases/{leaseId}/renew", Access.LEASE_WRITE, "/leases/{lease}/renew",
 					"{\"epoch\":{epoch},\"leaseSeconds\":600}"),
 			endpoint("POST /leases/{leaseId}/complete", Access.LEASE_WRITE, "/leases/{lease}/complete",
@@ -123,6 +124,8 @@ class AccessCatalogueTests extends HostileTest {
 					"{\"epoch\":{epoch},\"error\":{\"by\":\"intruder\"},\"retryable\":false}"),
 			endpoint("POST /leases/{leaseId}/checkpoints", Access.LEASE_WRITE, "/leases/{lease}/checkpoints",
 					"{\"epoch\":{epoch},\"data\":{\"by\":\"intruder\"},\"renewSeconds\":600}"),
+			endpoint("POST /leases/{leaseId}/handoff", Access.LEASE_WRITE, "/leases/{lease}/handoff",
+					"{\"epoch\":{epoch},\"toWorkerId\":\"intruder\"}"),
 			// Attention requests
 			endpoint("GET /attention-requests", Access.OPERATOR, "/attention-requests?status=open", null),
 			endpoint("GET /attention-requests/{id}", Access.OPERATOR, "/attention-requests/{attention}", null),
@@ -147,6 +150,7 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("GET /actuator/consistency", Access.OPERATOR, "/actuator/consistency", null),
 			endpoint("GET /actuator/prometheus", Access.OPERATOR, "/actuator/prometheus", null),
 			// Documentation and the console
+			endpoint("GET /.well-known/jwks.json", Access.OPEN, "/.well-known/jwks.json", null),
 			endpoint("GET /v3/api-docs", Access.OPEN, "/v3/api-docs", null),
 			endpoint("GET /v3/api-docs/swagger-config", Access.OPEN, "/v3/api-docs/swagger-config", null),
 			endpoint("GET /v3/api-docs.yaml", Access.AUTHENTICATED, "/v3/api-docs.yaml", null),

@@ -49,6 +49,13 @@ class FencingTests extends LeaseTestSupport {
 		 */
 		SAME_WORKER_RECLAIMED_OLD_EXPIRED_LEASE, ENDED_BY_COMPLETE, ENDED_BY_RELEASE, ENDED_BY_LEASE_CANCEL,
 		ENDED_BY_DECOMPOSE, ENDED_BY_BLOCKING_ATTENTION_REQUEST, ENDED_BY_OPERATOR_CANCEL,
+		/** The holder handed the item off; a delayed request uses its old lease. */
+		ENDED_BY_HANDOFF,
+		/**
+		 * The holder handed the item off to itself; a delayed request presents the new
+		 * lease with the old epoch.
+		 */
+		HANDED_OFF_NEW_LEASE_WITH_OLD_EPOCH,
 		/** Ended beats epoch mismatch in the documented order of checks. */
 		ENDED_AND_PRESENTED_WITH_WRONG_EPOCH,
 		/** Past expiresAt, not yet recorded by the reaper: dead all the same. */
@@ -247,6 +254,15 @@ class FencingTests extends LeaseTestSupport {
 			case ENDED_BY_BLOCKING_ATTENTION_REQUEST -> {
 				assertCreated(askForAttention(claim, "help?", true));
 				yield new Stale(leaseId, 1, "lease_ended", 1);
+			}
+			case ENDED_BY_HANDOFF -> {
+				assertCreated(handOff(claim, "worker-2"));
+				yield new Stale(leaseId, 1, "lease_ended", 2);
+			}
+			case HANDED_OFF_NEW_LEASE_WITH_OLD_EPOCH -> {
+				Api.Response handed = handOff(claim, "worker-1");
+				assertCreated(handed);
+				yield new Stale(uuid(handed.body().path("lease").path("id")), 1, "epoch_mismatch", 2);
 			}
 			case ENDED_BY_OPERATOR_CANCEL -> {
 				assertOk(operatorCancel(itemId, "changed plans"));

@@ -40,7 +40,8 @@ public abstract class LeaseTestSupport extends ServiceTest {
 
 		RENEW("renew"), COMPLETE("complete"), RELEASE("release"), CANCEL("cancel"), DECOMPOSE("decompose"),
 		BLOCKING_ATTENTION_REQUEST("attention-requests"), NON_BLOCKING_ATTENTION_REQUEST("attention-requests"),
-		CHECKPOINT("checkpoints"), CHECKPOINT_AND_RENEW("checkpoints"), FAIL("fail"), FAIL_FOR_GOOD("fail");
+		CHECKPOINT("checkpoints"), CHECKPOINT_AND_RENEW("checkpoints"), FAIL("fail"), FAIL_FOR_GOOD("fail"),
+		HANDOFF("handoff");
 
 		private final String path;
 
@@ -65,6 +66,7 @@ public abstract class LeaseTestSupport extends ServiceTest {
 				case FAIL -> Map.of("epoch", epoch, "error", Map.of("message", "boom"));
 				case FAIL_FOR_GOOD ->
 					Map.of("epoch", epoch, "error", Map.of("message", "bad input"), "retryable", false, "reason", "no");
+				case HANDOFF -> Map.of("epoch", epoch, "toWorkerId", "successor", "reason", "stale worker says so");
 			};
 		}
 
@@ -81,6 +83,12 @@ public abstract class LeaseTestSupport extends ServiceTest {
 
 	protected Api.Response mutate(Mutation mutation, UUID leaseId, long epoch) {
 		return this.api.post(mutation.path(leaseId), mutation.body(epoch));
+	}
+
+	/** {@code POST /leases/{id}/handoff} to {@code toWorkerId}. */
+	protected Api.Response handOff(JsonNode claim, String toWorkerId) {
+		return this.api.post("/leases/" + leaseId(claim) + "/handoff",
+				Map.of("epoch", epoch(claim), "toWorkerId", toWorkerId));
 	}
 
 	protected Api.Response renew(JsonNode claim, Integer leaseSeconds) {

@@ -54,6 +54,17 @@ public interface LeaseContext {
 		return lease().epoch();
 	}
 
+	/**
+	 * The lease's fence token, as of the latest renewal: a signed statement of item,
+	 * lease, epoch, worker and expiry (a compact JWS, EdDSA) that systems outside Work
+	 * Graph verify offline with the service's published keys
+	 * ({@code /.well-known/jwks.json}) before accepting a write, refusing epochs lower
+	 * than the highest they have seen; null from a service that does not sign leases.
+	 */
+	default String fenceToken() {
+		return lease().fenceToken();
+	}
+
 	/** The worker's identity. */
 	String workerId();
 

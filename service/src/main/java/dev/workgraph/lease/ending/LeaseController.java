@@ -32,13 +32,16 @@ class LeaseController {
 
 	private final Failures failures;
 
+	private final Handoffs handoffs;
+
 	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders, Checkpoints checkpoints,
-			Failures failures) {
+			Failures failures, Handoffs handoffs) {
 		this.failures = failures;
 		this.leases = leases;
 		this.decomposition = decomposition;
 		this.holders = holders;
 		this.checkpoints = checkpoints;
+		this.handoffs = handoffs;
 	}
 
 	@GetMapping
@@ -78,6 +81,18 @@ class LeaseController {
 		this.holders.requireCallerHolds(leaseId);
 		return ResponseEntity.status(HttpStatus.CREATED)
 			.body(this.decomposition.decompose(leaseId, request.epoch(), request.children(), request.reason()));
+	}
+
+	/**
+	 * 201: the lease ended {@code handed_off} and the item leased to {@code toWorkerId}
+	 * with the next epoch, in one transaction.
+	 */
+	@PostMapping("/handoff")
+	ResponseEntity<Handoffs.HandedOff> handoff(@PathVariable UUID leaseId, @Valid @RequestBody HandoffRequest request) {
+		this.holders.requireCallerHolds(leaseId);
+		return ResponseEntity.status(HttpStatus.CREATED)
+			.body(this.handoffs.handOff(leaseId, request.epoch(), request.toWorkerId(), request.reason(),
+					request.leaseSeconds()));
 	}
 
 	@PostMapping("/fail")

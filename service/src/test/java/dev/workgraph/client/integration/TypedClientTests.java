@@ -13,6 +13,7 @@ import dev.workgraph.client.Completion;
 import dev.workgraph.client.CompletionResult;
 import dev.workgraph.client.Decomposed;
 import dev.workgraph.client.EndedLease;
+import dev.workgraph.client.HandedOff;
 import dev.workgraph.client.Item;
 import dev.workgraph.client.ItemPage;
 import dev.workgraph.client.ItemQuery;
@@ -78,6 +79,22 @@ class TypedClientTests extends WorkerClientTest {
 		assertThat(replay.id()).isEqualTo(first.id());
 		assertThatExceptionOfType(IdempotencyConflict.class)
 			.isThrownBy(() -> this.client.createItem(NewItem.titled("twice"), "key-once"));
+	}
+
+	@Test
+	void aHandoffPassesTheItemToTheSuccessorWithTheNextEpochAndAFenceToken() {
+		Item item = this.client.createItem(NewItem.titled("review me").withQueue("reviews"));
+		Claim claim = this.client.claim(ClaimRequest.forWorker("w").withQueues("reviews")).orElseThrow();
+		assertThat(claim.lease().fenceToken()).isNotBlank();
+		HandedOff handed = this.client.handOff(claim.lease(), "reviewer", "needs a review", 90);
+		assertThat(handed.ended().outcome()).isEqualTo(LeaseOutcome.HANDED_OFF);
+		assertThat(handed.lease().workerId()).isEqualTo("reviewer");
+		assertThat(handed.lease().epoch()).isEqualTo(2);
+		assertThat(handed.lease().grantedLength()).hasSeconds(90);
+		assertThat(handed.lease().fenceToken()).isNotEqualTo(claim.lease().fenceToken());
+		assertThat(handed.item().id()).isEqualTo(item.id());
+		assertThat(handed.item().status()).isEqualTo(ItemStatus.LEASED);
+		assertThatExceptionOfType(LeaseEnded.class).isThrownBy(() -> this.client.complete(claim.lease(), null));
 	}
 
 	@Test

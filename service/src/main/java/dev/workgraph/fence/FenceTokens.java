@@ -1,0 +1,112 @@
+package dev.workgraph.fence;
+
+import java.time.Instant;
+import java.util.Date;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.Ed25519Signer;
+import com.nimbusds.jose.jwk.OctetKeyPair;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import dev.workgraph.view.LeaseSigner;
+import dev.workgraph.view.LeaseView;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * Signs fence tokens: {@code {iss, sub: itemId, lid: leaseId, epoch, wid: workerId, iat,
+ * exp}} as a compact JWS (EdDSA over Ed25519), {@code kid} in the header. Everything in a
+ * token comes from the lease as PostgreSQL stamped it ({@code iat} is when it was granted
+ * or last renewed, {@code exp} its expiresAt), and Ed25519 signatures are deterministic:
+ * the same lease state always gives the same token, on any instance.
+ *
+ * <p>
+ * The key is cached and looked up again every {@code workgraph.fence.key-refresh}, so a
+ * rotation reaches every instance within that interval; the signer is made once per key.
+ */
+@Component
+class FenceTokens implements LeaseSigner {
+
+	private final FenceKeys keys;
+
+	private final String issuer;
+
+	private final long refreshNanos;
+
+	private volatile Signing signing;
+
+	FenceTokens(FenceKeys keys, FenceProperties properties) {
+		this.keys = keys;
+		this.issuer = properties.issuer();
+		this.refreshNanos = properties.keyRefresh().toNanos();
+	}
+
+	@Override
+	public String fenceToken(LeaseView lease) {
+		Signing current = signing();
+		Instant issued = (lease.renewedAt() != null) ? lease.renewedAt() : lease.acquiredAt();
+		JWTClaimsSet claims = new JWTClaimsSet.Builder().issuer(this.issuer)
+			.subject(lease.itemId().toString())
+			.claim("lid", lease.id().toString())
+			.claim("epoch", lease.epoch())
+			.claim("wid", lease.workerId())
+			.issueTime(Date.from(issued))
+			.expirationTime(Date.from(lease.expiresAt()))
+			.build();
+		SignedJWT token = new SignedJWT(current.header(), claims);
+		try {
+			token.sign(current.signer());
+		}
+		catch (JOSEException ex) {
+			throw new IllegalStateException("Cannot sign a fence token", ex);
+		}
+		return token.serialize();
+	}
+
+	/** The signing key in use, looked up again once the refresh interval has passed. */
+	private Signing signing() {
+		Signing current = this.signing;
+		if (current != null && System.nanoTime() - current.loadedAt() < this.refreshNanos) {
+			return current;
+		}
+		return refresh();
+	}
+
+	/**
+	 * Looks up the signing key now (a rotation's test need not wait for the interval).
+	 */
+	synchronized Signing refresh() {
+		OctetKeyPair key = this.keys.signing();
+		Signing current = this.signing;
+		if (current == null || !current.kid().equals(key.getKeyID())) {
+			current = Signing.of(key);
+		}
+		this.signing = current.loadedNow();
+		return this.signing;
+	}
+
+	record Signing(String kid, JWSHeader header, Ed25519Signer signer, long loadedAt) {
+
+		static Signing of(OctetKeyPair key) {
+			try {
+				return new Signing(key.getKeyID(),
+						new JWSHeader.Builder(JWSAlgorithm.EdDSA).keyID(key.getKeyID())
+							.type(JOSEObjectType.JWT)
+							.build(),
+						new Ed25519Signer(key), System.nanoTime());
+			}
+			catch (JOSEException ex) {
+				throw new IllegalStateException("Cannot sign with fence key " + key.getKeyID(), ex);
+			}
+		}
+
+		Signing loadedNow() {
+			return new Signing(this.kid, this.header, this.signer, System.nanoTime());
+		}
+
+	}
+
+}
