@@ -53,6 +53,20 @@ class AccessRules {
 
 	private static final String ADMIN = "ADMIN";
 
+	/** Token management: admins. */
+	static final String[] ADMIN_PATHS = { "/tokens", "/tokens/**" };
+
+	/** Claims and everything done under a lease: workers (POST). */
+	static final String[] WORKER_POSTS = { "/claims", "/claims/batch", "/completions", "/leases/**" };
+
+	/** Reads a worker shares with operators (GET). */
+	static final String[] SHARED_READS = { "/leases/*", "/leases/*/fence", "/items/*", "/items/*/leases",
+			"/items/*/checkpoints" };
+
+	/** The graph, the attention inbox, queues, actuator: operators and admins. */
+	static final String[] OPERATOR_PATHS = { "/items", "/items/**", "/attention-requests", "/attention-requests/**",
+			"/queues", "/queues/**", "/changes", "/actuator", "/actuator/**" };
+
 	@Bean
 	SecurityFilterChain securityFilterChain(HttpSecurity http, AccessProperties properties, Tokens tokens,
 			TokenMemory memory) throws Exception {
@@ -87,11 +101,11 @@ class AccessRules {
 			.requestMatchers(HttpMethod.GET, "/tokens/current")
 			.authenticated()
 			// Admin: token management.
-			.requestMatchers("/tokens", "/tokens/**")
+			.requestMatchers(ADMIN_PATHS)
 			.hasRole(ADMIN)
 			// Workers: claims and everything done under a lease (only their own leases:
 			// checked by the lease feature).
-			.requestMatchers(HttpMethod.POST, "/claims", "/claims/batch", "/completions", "/leases/**")
+			.requestMatchers(HttpMethod.POST, WORKER_POSTS)
 			.hasRole(WORKER)
 			// Workers: the MCP server (docs/mcp.md), whose sessions work as the token's
 			// worker through the calls above.
@@ -99,12 +113,10 @@ class AccessRules {
 			.hasRole(WORKER)
 			// Reads a worker shares with operators (a worker only its own leases and the
 			// items it holds or held: checked by the features).
-			.requestMatchers(HttpMethod.GET, "/leases/*", "/leases/*/fence", "/items/*", "/items/*/leases",
-					"/items/*/checkpoints")
+			.requestMatchers(HttpMethod.GET, SHARED_READS)
 			.hasAnyRole(WORKER, OPERATOR)
 			// Operators (and admins): the graph, the attention inbox, queues, actuator.
-			.requestMatchers("/items", "/items/**", "/attention-requests", "/attention-requests/**", "/queues",
-					"/queues/**", "/changes", "/actuator", "/actuator/**")
+			.requestMatchers(OPERATOR_PATHS)
 			.hasRole(OPERATOR)
 			.anyRequest()
 			.authenticated());
@@ -170,13 +182,12 @@ class AccessRules {
 	private static void unauthenticated(BearerTokenAuthenticationEntryPoint bearer, HttpServletRequest request,
 			HttpServletResponse response, AuthenticationException failure) throws IOException {
 		bearer.commence(request, response, failure);
-		writeProblem(response, ProblemCode.UNAUTHENTICATED,
-				"This request needs Authorization: Bearer <token> with a valid, unrevoked token");
+		writeProblem(response, ProblemCode.UNAUTHENTICATED, Refusals.unauthenticated(request, failure));
 	}
 
 	private static AccessDeniedHandler forbidden() {
 		return (request, response, denied) -> writeProblem(response, ProblemCode.FORBIDDEN,
-				"This token's role may not " + request.getMethod() + " " + request.getRequestURI());
+				Refusals.forbidden(request));
 	}
 
 	private static void writeProblem(HttpServletResponse response, ProblemCode code, String detail) throws IOException {

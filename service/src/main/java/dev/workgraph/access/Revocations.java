@@ -17,17 +17,22 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
 /**
- * Makes a revocation hold everywhere before {@code DELETE /tokens/{id}} answers: after
- * the revocation commits, it announces the token on {@value TokenMemory#REVOKED_CHANNEL}
- * and waits until every instance listening at that moment has confirmed that its
- * {@link TokenMemory} forgot it (or its listener session is gone, which makes that
- * instance stop trusting its memory). An instance that stays silent past the deadline
- * (hung, cut off) has its listener session terminated, which has the same effect.
+ * Makes a revocation hold everywhere before {@code DELETE /tokens/{id}} answers: the
+ * revocation is announced on {@value TokenMemory#REVOKED_CHANNEL} when it commits; this
+ * instance forgets the token at once, and waits until every other instance's registered
+ * listener session has confirmed that its {@link TokenMemory} forgot it: by a
+ * notification on {@value #FORGOTTEN_CHANNEL}, or by a round trip recorded in the
+ * database after the revocation (so a revoker whose own listener is down still sees the
+ * others confirm), or by being gone (its instance then stops trusting its memory). An
+ * instance that stays silent past the deadline (hung, cut off) has its listener session
+ * terminated, and the answer waits out {@link TokenMemory#TRUSTED_FOR} since the
+ * revocation: by then even an instance that cannot learn of either has stopped trusting
+ * what it remembers.
  *
  * <p>
- * Why this is enough: a listener session that began after the announcement's snapshot of
- * the sessions cleared its memory on connecting, after the revocation committed, so it
- * can only have read the token as revoked.
+ * Why this is enough: the sessions are looked up after the revocation committed; a
+ * session that registers later clears its instance's memory after registering, so it can
+ * only have read the token as revoked.
  */
 @Component
 public class Revocations implements ChannelSubscriber {
@@ -46,15 +51,18 @@ public class Revocations implements ChannelSubscriber {
 
 	private final Transactions transactions;
 
+	private final TokenMemory memory;
+
 	/**
 	 * Revocations waiting for confirmations (a handful at most; two revocations of the
 	 * same token each wait for their own).
 	 */
 	private final Set<Pending> pending = ConcurrentHashMap.newKeySet();
 
-	Revocations(Tokens tokens, Transactions transactions) {
+	Revocations(Tokens tokens, Transactions transactions, TokenMemory memory) {
 		this.tokens = tokens;
 		this.transactions = transactions;
+		this.memory = memory;
 	}
 
 	/** A confirmation heard on {@value #FORGOTTEN_CHANNEL}. */
@@ -85,9 +93,14 @@ public class Revocations implements ChannelSubscriber {
 		Pending waiting = new Pending(tokenId);
 		this.pending.add(waiting);
 		try {
-			Set<Integer> listeners = this.transactions.inTransaction(() -> this.tokens.announceRevocation(tokenId));
-			waiting.expect(listeners);
-			long deadline = System.nanoTime() + DEADLINE.toNanos();
+			this.transactions.inTransaction(() -> this.tokens.announceRevocation(tokenId));
+			long announcedAt = System.nanoTime();
+			// Committed: this instance forgets at once, whatever its listener is up to.
+			this.memory.revoked(tokenId.toString());
+			Tokens.Listeners listeners = this.tokens.listeners();
+			waiting.expect(listeners.pids());
+			waiting.confirmed(this.memory.listenerPid());
+			long deadline = announcedAt + DEADLINE.toNanos();
 			while (!waiting.allConfirmed()) {
 				if (System.nanoTime() > deadline) {
 					Set<Integer> silent = waiting.unconfirmed();
@@ -102,17 +115,37 @@ public class Revocations implements ChannelSubscriber {
 						// Not allowed (another role's sessions): said loudly, the
 						// revocation stands.
 						log.error("Could not terminate listener sessions {}: instances may accept token {} "
-								+ "for up to a minute", silent, tokenId, ex);
+								+ "for up to {}", silent, tokenId, TokenMemory.TRUSTED_FOR, ex);
 					}
+					// A session cut off from the database learns of neither: its instance
+					// stops trusting its memory at the latest this long after its last
+					// round trip, which was before the revocation.
+					waitUntil(announcedAt + TokenMemory.TRUSTED_FOR.toNanos());
 					return;
 				}
 				if (!waiting.awaitConfirmations(RECHECK_MILLIS)) {
-					waiting.gone(this.tokens.listenersGone(waiting.unconfirmed()));
+					// Judged on what the database knows too: an instance whose round
+					// trips went on past the revocation has forgotten the token, even
+					// when this instance's listener cannot hear it say so.
+					waiting.settled(this.tokens.listenersSettled(waiting.unconfirmed(), listeners.at()));
 				}
 			}
 		}
 		finally {
 			this.pending.remove(waiting);
+		}
+	}
+
+	private static void waitUntil(long nanoTime) {
+		long left;
+		while ((left = nanoTime - System.nanoTime()) > 0) {
+			try {
+				TimeUnit.NANOSECONDS.sleep(left);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting out a revocation's bound", ex);
+			}
 		}
 	}
 
@@ -138,7 +171,7 @@ public class Revocations implements ChannelSubscriber {
 			this.expected = new HashSet<>(pids);
 		}
 
-		synchronized void gone(Set<Integer> pids) {
+		synchronized void settled(Set<Integer> pids) {
 			this.expected.removeAll(pids);
 		}
 

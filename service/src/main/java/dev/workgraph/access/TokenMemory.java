@@ -55,14 +55,34 @@ public class TokenMemory implements ChannelSubscriber {
 		.executor(Runnable::run)
 		.build();
 
+	/**
+	 * How long the memory is trusted after the listener's last round trip was sent: a
+	 * listener cut off from the database (a network partition) hears no revocation, and
+	 * may not even learn that its session was terminated, so its instance reads every
+	 * token from the table at most this long after the last round trip that would have
+	 * brought a revocation. A revocation that had to cut an instance off answers no
+	 * sooner than this after it committed (see {@link Revocations}).
+	 */
+	public static final Duration TRUSTED_FOR = Duration.ofSeconds(2);
+
 	private volatile boolean trusted;
+
+	/** System.nanoTime until which the memory is trusted. */
+	private volatile long trustedUntil;
+
+	/** The backend pid of this instance's listener session, 0 while there is none. */
+	private volatile int listenerPid;
 
 	/** Guarded by this. */
 	private long generation;
 
 	/** The caller of a token remembered by the SHA-256 of its secret, or null. */
 	Caller recall(String secretHash) {
-		return this.trusted ? this.callers.getIfPresent(secretHash) : null;
+		return trusted() ? this.callers.getIfPresent(secretHash) : null;
+	}
+
+	private boolean trusted() {
+		return this.trusted && System.nanoTime() - this.trustedUntil < 0;
 	}
 
 	/** To pass to {@link #remember} after reading the token. */
@@ -72,23 +92,47 @@ public class TokenMemory implements ChannelSubscriber {
 
 	/** Remembers a token read while no forgetting happened (since {@code generation}). */
 	synchronized void remember(String secretHash, Caller caller, long generationBeforeRead) {
-		if (this.trusted && this.generation == generationBeforeRead) {
+		if (trusted() && this.generation == generationBeforeRead) {
 			this.callers.put(secretHash, caller);
 		}
 	}
 
-	/** The listener is connected and listening: revocations will be heard from now on. */
+	@Override
+	public void listeningAs(int backendPid) {
+		this.listenerPid = backendPid;
+	}
+
+	/**
+	 * The listener is connected, listening and registered: revocations will be heard from
+	 * now on.
+	 */
 	@Override
 	public void listening() {
 		forgetEverything();
+		this.trustedUntil = System.nanoTime() + TRUSTED_FOR.toNanos();
 		this.trusted = true;
+	}
+
+	/**
+	 * The listener made a round trip sent at {@code sentAt} (System.nanoTime) and acted
+	 * on every notification that came with it.
+	 */
+	@Override
+	public void roundTrip(long sentAt) {
+		this.trustedUntil = sentAt + TRUSTED_FOR.toNanos();
 	}
 
 	/** The listener lost its connection: revocations may go unheard until it is back. */
 	@Override
 	public void notListening() {
 		this.trusted = false;
+		this.listenerPid = 0;
 		forgetEverything();
+	}
+
+	/** This instance's listener session, 0 while there is none. */
+	int listenerPid() {
+		return this.listenerPid;
 	}
 
 	/** A revocation announced on {@value #REVOKED_CHANNEL}. */

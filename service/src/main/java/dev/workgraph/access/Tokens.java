@@ -1,5 +1,6 @@
 package dev.workgraph.access;
 
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import dev.workgraph.model.Rows;
-import dev.workgraph.notification.NotificationListener;
+import dev.workgraph.sql.ListenerSessions;
 import dev.workgraph.sql.SqlArrays;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -47,31 +48,33 @@ class Tokens {
 			""";
 
 	/**
-	 * The listener sessions of every instance on this database, at the moment the
-	 * announcement below is sent.
+	 * The listener sessions of every instance on this database, looked up after the
+	 * revocation committed: a session that registers later cleared its instance's memory
+	 * after that (see NotificationListener).
 	 */
-	static final String LISTENER_SESSIONS = """
-			select pid from pg_stat_activity
-			where application_name = :applicationName and datname = current_database()
-			""";
+	static final String LISTENER_SESSIONS = "select l.pid from " + ListenerSessions.REGISTERED
+			+ " where a.datname = current_database()";
+
+	/** A time on the database's clock after the revocation committed. */
+	static final String NOW = "select statement_timestamp()";
 
 	static final String ANNOUNCE_REVOCATION = "select pg_notify(:channel, :tokenId)";
 
-	/** Which of these listener sessions are gone. */
-	static final String LISTENERS_GONE = """
-			select gone.pid from unnest(cast(:pids as int[])) as gone(pid)
-			where not exists (
-			    select 1 from pg_stat_activity a
-			    where a.pid = gone.pid and a.application_name = :applicationName
-			        and a.datname = current_database())
-			""";
+	/**
+	 * Which of these listener sessions no longer need to confirm: gone, or their round
+	 * trips recorded that they acted on every notification sent before {@code :at}.
+	 */
+	static final String LISTENERS_SETTLED = """
+			select s.pid from unnest(cast(:pids as int[])) as s(pid)
+			where not exists (select 1 from %1$s where l.pid = s.pid)
+			    or exists (select 1 from %1$s where l.pid = s.pid and l.confirmed_through >= :at)
+			""".formatted(ListenerSessions.REGISTERED);
 
 	/** Only ever listener sessions of this database, whatever pids are passed. */
 	static final String TERMINATE_LISTENERS = """
-			select pg_terminate_backend(pid) from pg_stat_activity
-			where pid = any(cast(:pids as int[])) and application_name = :applicationName
-			    and datname = current_database()
-			""";
+			select pg_terminate_backend(l.pid) from %s
+			where l.pid = any(cast(:pids as int[])) and a.datname = current_database()
+			""".formatted(ListenerSessions.REGISTERED);
 
 	static final String LIST = "select " + TOKEN_COLUMNS + " from access_tokens order by created_at, id";
 
@@ -133,35 +136,32 @@ class Tokens {
 
 	/**
 	 * In a transaction: announces the revocation on {@value TokenMemory#REVOKED_CHANNEL}
-	 * (sent when it commits) and answers the listener sessions that will hear it.
+	 * (sent when it commits).
 	 */
-	Set<Integer> announceRevocation(UUID tokenId) {
-		Set<Integer> listeners = new HashSet<>(this.jdbc.sql(LISTENER_SESSIONS)
-			.param("applicationName", NotificationListener.APPLICATION_NAME)
-			.query(Integer.class)
-			.list());
+	void announceRevocation(UUID tokenId) {
 		this.jdbc.sql(ANNOUNCE_REVOCATION)
 			.param("channel", TokenMemory.REVOKED_CHANNEL)
 			.param("tokenId", tokenId.toString())
 			.query((rs, n) -> 1)
 			.list();
-		return listeners;
 	}
 
-	Set<Integer> listenersGone(Set<Integer> pids) {
-		return new HashSet<>(this.jdbc.sql(LISTENERS_GONE)
+	/** After the announcement committed: the listener sessions, and a time after it. */
+	Listeners listeners() {
+		Timestamp at = this.jdbc.sql(NOW).query(Timestamp.class).single();
+		return new Listeners(new HashSet<>(this.jdbc.sql(LISTENER_SESSIONS).query(Integer.class).list()), at);
+	}
+
+	Set<Integer> listenersSettled(Set<Integer> pids, Timestamp at) {
+		return new HashSet<>(this.jdbc.sql(LISTENERS_SETTLED)
 			.param("pids", pidArray(pids))
-			.param("applicationName", NotificationListener.APPLICATION_NAME)
+			.param("at", at)
 			.query(Integer.class)
 			.list());
 	}
 
 	void terminateListeners(Set<Integer> pids) {
-		this.jdbc.sql(TERMINATE_LISTENERS)
-			.param("pids", pidArray(pids))
-			.param("applicationName", NotificationListener.APPLICATION_NAME)
-			.query((rs, n) -> 1)
-			.list();
+		this.jdbc.sql(TERMINATE_LISTENERS).param("pids", pidArray(pids)).query((rs, n) -> 1).list();
 	}
 
 	private static String pidArray(Set<Integer> pids) {
@@ -186,6 +186,13 @@ class Tokens {
 	private static List<String> queues(java.sql.ResultSet rs) throws java.sql.SQLException {
 		java.sql.Array queues = rs.getArray("queues");
 		return (queues != null) ? List.of((String[]) queues.getArray()) : null;
+	}
+
+	/**
+	 * The listener sessions a revocation waits for, and a time on the database's clock
+	 * after it committed.
+	 */
+	record Listeners(Set<Integer> pids, Timestamp at) {
 	}
 
 	/** A token as listed: never its secret, which is not stored. */

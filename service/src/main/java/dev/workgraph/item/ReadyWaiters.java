@@ -6,10 +6,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
+import dev.workgraph.access.TokenMemory;
 import dev.workgraph.notification.ChannelSubscriber;
 import dev.workgraph.notification.NotificationListener;
 import dev.workgraph.notification.NotificationProperties;
@@ -31,9 +33,17 @@ import org.springframework.stereotype.Component;
  * wake-up that arrives while the head is checking makes it check again, every head
  * re-checks after the listener (re)connects, and a head that has heard nothing re-checks
  * every {@code workgraph.notifications.recheck-interval} anyway.
+ *
+ * <p>
+ * A wait may belong to an owner (the token of the request): {@link #endWaitsOf} ends
+ * every wait of that owner, on this instance, at once (the token was revoked), and for as
+ * long as any wait may last a new wait of that owner ends as soon as it begins.
  */
 @Component
 public class ReadyWaiters implements ChannelSubscriber {
+
+	/** Longer than any wait (60 s) plus the time a request takes to begin waiting. */
+	private static final long ENDED_FOR_NANOS = Duration.ofMinutes(2).toNanos();
 
 	/** Guards the groups and every waiter's state; held only to change them. */
 	private final ReentrantLock lock = new ReentrantLock();
@@ -45,8 +55,21 @@ public class ReadyWaiters implements ChannelSubscriber {
 	/** Guarded by the lock: the instance is shutting down, nobody waits any more. */
 	private boolean stopped;
 
+	/**
+	 * Guarded by the lock: owners whose waits were ended, with when (System.nanoTime),
+	 * kept for {@link #ENDED_FOR_NANOS}. A request that was let in just before its token
+	 * was revoked may only begin its wait after the revocation was heard.
+	 */
+	private final Map<Object, Long> ended = new HashMap<>();
+
+	/** Guarded by the lock: how many waits each owner has. */
+	private final Map<Object, Integer> waitsPerOwner = new HashMap<>();
+
+	private final int maxWaitsPerOwner;
+
 	ReadyWaiters(NotificationProperties properties) {
 		this.recheckNanos = properties.recheckInterval().toNanos();
+		this.maxWaitsPerOwner = properties.maxWaitingClaimsPerToken();
 	}
 
 	/**
@@ -59,9 +82,20 @@ public class ReadyWaiters implements ChannelSubscriber {
 	 * @param attempt takes what is ready, or answers empty
 	 */
 	public <T> Optional<T> awaitReady(List<String> queues, Duration wait, Supplier<Optional<T>> attempt) {
+		return awaitReady(queues, wait, null, attempt);
+	}
+
+	/**
+	 * {@link #awaitReady(List, Duration, Supplier)} for a wait of this owner.
+	 * @param queues the queues the attempt takes from, null for all
+	 * @param wait how long to wait at most
+	 * @param owner whose wait it is (see {@link #endWaitsOf}), or null
+	 * @param attempt takes what is ready, or answers empty
+	 */
+	public <T> Optional<T> awaitReady(List<String> queues, Duration wait, Object owner, Supplier<Optional<T>> attempt) {
 		long deadline = System.nanoTime() + wait.toNanos();
 		QueueFilter filter = QueueFilter.of(queues);
-		Waiter waiter = new Waiter(this.lock.newCondition());
+		Waiter waiter = new Waiter(this.lock.newCondition(), owner);
 		ArrayDeque<Waiter> group = join(filter, waiter);
 		boolean handOn = true;
 		try {
@@ -77,6 +111,27 @@ public class ReadyWaiters implements ChannelSubscriber {
 		}
 		finally {
 			leave(filter, group, waiter, handOn);
+		}
+	}
+
+	/**
+	 * Ends every wait of this owner now (they answer empty, whatever becomes ready), and
+	 * every wait of it that begins within the next two minutes as soon as it begins.
+	 */
+	public void endWaitsOf(Object owner) {
+		this.lock.lock();
+		try {
+			long now = System.nanoTime();
+			this.ended.values().removeIf((endedAt) -> now - endedAt > ENDED_FOR_NANOS);
+			this.ended.put(owner, now);
+			this.groups.values().forEach((group) -> group.forEach((waiter) -> {
+				if (owner.equals(waiter.owner)) {
+					waiter.wake.signal();
+				}
+			}));
+		}
+		finally {
+			this.lock.unlock();
 		}
 	}
 
@@ -166,6 +221,13 @@ public class ReadyWaiters implements ChannelSubscriber {
 	private ArrayDeque<Waiter> join(QueueFilter filter, Waiter waiter) {
 		this.lock.lock();
 		try {
+			if (waiter.owner != null) {
+				int waits = this.waitsPerOwner.getOrDefault(waiter.owner, 0);
+				if (waits >= this.maxWaitsPerOwner) {
+					throw new TooManyWaitingClaims(this.maxWaitsPerOwner);
+				}
+				this.waitsPerOwner.put(waiter.owner, waits + 1);
+			}
 			ArrayDeque<Waiter> group = this.groups.computeIfAbsent(filter, (key) -> new ArrayDeque<>());
 			group.addLast(waiter);
 			// Register, then check: the new head checks before it first waits. Later
@@ -186,9 +248,12 @@ public class ReadyWaiters implements ChannelSubscriber {
 		this.lock.lock();
 		try {
 			long recheckAt = System.nanoTime() + this.recheckNanos;
+			if (endedOwner(waiter)) {
+				return false;
+			}
 			while (!waiter.signalled) {
 				long now = System.nanoTime();
-				if (this.stopped || now - deadline >= 0) {
+				if (this.stopped || now - deadline >= 0 || endedOwner(waiter)) {
 					return false;
 				}
 				boolean head = group.peekFirst() == waiter;
@@ -223,6 +288,9 @@ public class ReadyWaiters implements ChannelSubscriber {
 		try {
 			boolean head = group.peekFirst() == waiter;
 			group.remove(waiter);
+			if (waiter.owner != null) {
+				this.waitsPerOwner.computeIfPresent(waiter.owner, (owner, waits) -> (waits > 1) ? waits - 1 : null);
+			}
 			if (group.isEmpty()) {
 				this.groups.remove(filter);
 			}
@@ -239,6 +307,15 @@ public class ReadyWaiters implements ChannelSubscriber {
 		}
 	}
 
+	/** Guarded by the lock: whether the waiter's owner had its waits ended. */
+	private boolean endedOwner(Waiter waiter) {
+		if (waiter.owner == null) {
+			return false;
+		}
+		Long endedAt = this.ended.get(waiter.owner);
+		return endedAt != null && System.nanoTime() - endedAt <= ENDED_FOR_NANOS;
+	}
+
 	private static void signalHead(ArrayDeque<Waiter> group) {
 		Waiter head = group.peekFirst();
 		if (head != null) {
@@ -252,11 +329,15 @@ public class ReadyWaiters implements ChannelSubscriber {
 
 		final Condition wake;
 
+		/** Whose wait it is, or null. */
+		final Object owner;
+
 		/** Guarded by the lock: it is this waiter's turn to check. */
 		boolean signalled;
 
-		Waiter(Condition wake) {
+		Waiter(Condition wake, Object owner) {
 			this.wake = wake;
+			this.owner = owner;
 		}
 
 	}
@@ -280,14 +361,33 @@ public class ReadyWaiters implements ChannelSubscriber {
 	 */
 	static final String READY_CHANNEL = "work_graph_ready";
 
+	/** Ready items, and revoked tokens, whose waiting claims end. */
 	@Override
 	public List<String> channels() {
-		return List.of(READY_CHANNEL);
+		return List.of(READY_CHANNEL, TokenMemory.REVOKED_CHANNEL);
 	}
 
 	@Override
 	public void notified(String channel, String payload, Session session) {
-		readyIn(payload);
+		if (TokenMemory.REVOKED_CHANNEL.equals(channel)) {
+			endWaitsOfRevoked(payload);
+		}
+		else {
+			readyIn(payload);
+		}
+	}
+
+	/**
+	 * A revoked token's waiting claims end now (204); after '*' (every token), every
+	 * waiting claim re-checks its token.
+	 */
+	private void endWaitsOfRevoked(String token) {
+		try {
+			endWaitsOf(UUID.fromString(token));
+		}
+		catch (IllegalArgumentException ex) {
+			recheckAll();
+		}
 	}
 
 	/** What became ready while nobody listened is found by a re-check. */

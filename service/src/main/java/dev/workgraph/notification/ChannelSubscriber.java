@@ -27,6 +27,20 @@ public interface ChannelSubscriber {
 	default void listening() {
 	}
 
+	/**
+	 * The session, backend {@code backendPid}, listens and is registered, so that other
+	 * instances find it; {@link #listening()} follows.
+	 */
+	default void listeningAs(int backendPid) {
+	}
+
+	/**
+	 * The session made a round trip, sent at {@code sentAt} (System.nanoTime), and every
+	 * notification that came with it was passed on.
+	 */
+	default void roundTrip(long sentAt) {
+	}
+
 	/** The session lost its connection: notifications may go unheard until it is back. */
 	default void notListening() {
 	}

@@ -3,8 +3,10 @@ package dev.workgraph.notification;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -13,6 +15,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
+import dev.workgraph.sql.ListenerSessions;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -55,8 +58,17 @@ public class NotificationListener implements SmartLifecycle {
 	/** How long one wait for notifications blocks; bounds how long stopping takes. */
 	private static final int POLL_MILLIS = 500;
 
-	/** A silent connection is checked with a round trip after this many empty polls. */
-	private static final int POLLS_BETWEEN_CHECKS = 60;
+	/**
+	 * How often the listener makes a round trip: subscribers that trust what they heard
+	 * (the token memory) trust it only for a short while after the last one.
+	 */
+	private static final long ROUND_TRIP_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+
+	/**
+	 * A round trip that has not answered after this long breaks the connection (a network
+	 * cut shows only so), and the listener reconnects.
+	 */
+	private static final int SOCKET_TIMEOUT_SECONDS = 10;
 
 	private final List<ChannelSubscriber> subscribers;
 
@@ -151,8 +163,17 @@ public class NotificationListener implements SmartLifecycle {
 			for (String channel : this.channels.keySet()) {
 				statement.execute("listen " + channel);
 			}
+			// Listening, then found by other instances (revocations wait for this
+			// session from now on), then trusted.
+			statement.execute(ListenerSessions.FORGET_GONE);
+			statement.execute(ListenerSessions.REGISTER);
 		}
 		this.listening = true;
+		registered(connection.unwrap(PGConnection.class).getBackendPID());
+	}
+
+	private void registered(int backendPid) {
+		this.subscribers.forEach((subscriber) -> subscriber.listeningAs(backendPid));
 		// Listening from here on; what was notified before is found by a re-check.
 		this.subscribers.forEach(ChannelSubscriber::listening);
 	}
@@ -177,23 +198,66 @@ public class NotificationListener implements SmartLifecycle {
 			}
 
 		};
-		int silentPolls = 0;
+		RoundTrips roundTrips = new RoundTrips();
+		roundTrip(connection, session, notifications, roundTrips);
 		while (this.running) {
-			PGNotification[] received = notifications.getNotifications(POLL_MILLIS);
-			if (received != null && received.length > 0) {
-				silentPolls = 0;
-				for (PGNotification notification : received) {
-					dispatch(session, notification);
-				}
+			dispatchAll(session, notifications.getNotifications(POLL_MILLIS));
+			if (System.nanoTime() - roundTrips.sentAt >= ROUND_TRIP_NANOS) {
+				roundTrip(connection, session, notifications, roundTrips);
 			}
-			else if (++silentPolls >= POLLS_BETWEEN_CHECKS) {
-				// A connection lost without a word (a network cut) shows only when used.
-				silentPolls = 0;
-				if (!connection.isValid(5)) {
-					throw new SQLException("the listening connection stopped answering");
+		}
+	}
+
+	/**
+	 * One round trip, which also shows a connection lost without a word (a network cut):
+	 * every notification committed before it started arrives with its answer; once they
+	 * are passed on, subscribers hear of it, and the next round trip records the time it
+	 * started as the time up to which this instance has acted on every notification.
+	 */
+	private void roundTrip(Connection connection, ChannelSubscriber.Session session, PGConnection notifications,
+			RoundTrips roundTrips) throws SQLException {
+		long sentAt = System.nanoTime();
+		Timestamp started = null;
+		try (PreparedStatement statement = connection.prepareStatement(ListenerSessions.ROUND_TRIP)) {
+			statement.setTimestamp(1, roundTrips.confirmable);
+			try (ResultSet answer = statement.executeQuery()) {
+				if (answer.next()) {
+					started = answer.getTimestamp(1);
 				}
 			}
 		}
+		roundTrips.sentAt = sentAt;
+		if (started == null) {
+			// Unregistered (the table was emptied): what was heard since may have gone
+			// unconfirmed, so subscribers start over once registered again.
+			try (Statement statement = connection.createStatement()) {
+				statement.execute(ListenerSessions.REGISTER);
+			}
+			registered(notifications.getBackendPID());
+			return;
+		}
+		dispatchAll(session, notifications.getNotifications());
+		this.subscribers.forEach((subscriber) -> subscriber.roundTrip(sentAt));
+		roundTrips.confirmable = started;
+	}
+
+	private void dispatchAll(ChannelSubscriber.Session session, PGNotification[] received) throws SQLException {
+		if (received != null) {
+			for (PGNotification notification : received) {
+				dispatch(session, notification);
+			}
+		}
+	}
+
+	/** The listener's last round trip. */
+	private static final class RoundTrips {
+
+		/** When it was sent (System.nanoTime). */
+		long sentAt;
+
+		/** Its start on the database's clock: what the next one records as confirmed. */
+		Timestamp confirmable;
+
 	}
 
 	private void dispatch(ChannelSubscriber.Session session, PGNotification notification) throws SQLException {
@@ -213,6 +277,7 @@ public class NotificationListener implements SmartLifecycle {
 		settings.setProperty("ApplicationName", APPLICATION_NAME);
 		settings.setProperty("tcpKeepAlive", "true");
 		settings.setProperty("connectTimeout", "5");
+		settings.setProperty("socketTimeout", Integer.toString(SOCKET_TIMEOUT_SECONDS));
 		return DriverManager.getConnection(orDatasource(this.properties.url(), this.datasource.getJdbcUrl()), settings);
 	}
 

@@ -18,15 +18,21 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param minReconnectDelay the pause before the first attempt to reconnect the listener;
  * it doubles with each failed attempt
  * @param maxReconnectDelay the longest pause between attempts to reconnect the listener
+ * @param maxWaitingClaimsPerToken how many long-poll claims of one token may wait at once
+ * on an instance; one more is refused with 429 {@code too_many_waiting_claims}
  */
 @ConfigurationProperties("workgraph.notifications")
 public record NotificationProperties(String url, String username, String password,
 		@DefaultValue("5s") Duration recheckInterval, @DefaultValue("100ms") Duration minReconnectDelay,
-		@DefaultValue("5s") Duration maxReconnectDelay) {
+		@DefaultValue("5s") Duration maxReconnectDelay, @DefaultValue("64") int maxWaitingClaimsPerToken) {
 
 	public NotificationProperties {
 		if (!recheckInterval.isPositive()) {
 			throw new IllegalArgumentException("workgraph.notifications.recheck-interval must be positive");
+		}
+		if (maxWaitingClaimsPerToken < 1) {
+			throw new IllegalArgumentException(
+					"workgraph.notifications.max-waiting-claims-per-token must be at least 1");
 		}
 		if (!minReconnectDelay.isPositive() || maxReconnectDelay.compareTo(minReconnectDelay) < 0) {
 			throw new IllegalArgumentException("workgraph.notifications.min-reconnect-delay must be positive "

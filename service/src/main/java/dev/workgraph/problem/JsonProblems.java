@@ -70,6 +70,43 @@ public final class JsonProblems {
 	}
 
 	/**
+	 * Refuses a document with a number too large for a double ({@code 1e999999}) anywhere
+	 * in it: the parser reads it as infinity, which would be kept as the text
+	 * {@code "Infinity"}, a changed value. 422 naming where it is.
+	 */
+	public static void requireFiniteNumbers(JsonNode document) {
+		String where = infiniteNumberIn(document, "");
+		if (where != null) {
+			throw new InvalidRequest(where.isEmpty() ? "body" : where,
+					"is a number too large to keep (at most about 1.8e308)");
+		}
+	}
+
+	private static String infiniteNumberIn(JsonNode node, String path) {
+		if (node.isNumber()) {
+			return Double.isInfinite(node.doubleValue()) ? path : null;
+		}
+		if (node.isArray()) {
+			for (int i = 0; i < node.size(); i++) {
+				String found = infiniteNumberIn(node.get(i), path + "[" + i + "]");
+				if (found != null) {
+					return found;
+				}
+			}
+		}
+		if (node.isObject()) {
+			for (Map.Entry<String, JsonNode> field : node.properties()) {
+				String found = infiniteNumberIn(field.getValue(),
+						path.isEmpty() ? field.getKey() : path + "." + field.getKey());
+				if (found != null) {
+					return found;
+				}
+			}
+		}
+		return null;
+	}
+
+	/**
 	 * The fields the object takes, so that a misspelt one can be put right without the
 	 * documentation at hand.
 	 */

@@ -61,7 +61,7 @@ public final class Problems {
 			Map<String, Object> properties) {
 		ResponseEntity.BodyBuilder builder = ResponseEntity.status(code.status())
 			.contentType(MediaType.APPLICATION_PROBLEM_JSON);
-		if (code == ProblemCode.SERVICE_UNAVAILABLE) {
+		if (code == ProblemCode.SERVICE_UNAVAILABLE || code == ProblemCode.TOO_MANY_WAITING_CLAIMS) {
 			builder.header(HttpHeaders.RETRY_AFTER, "1");
 		}
 		return builder.body(detail(code, detail, properties));

@@ -105,6 +105,7 @@ class StrictJsonHttpMessageConverter extends JacksonJsonHttpMessageConverter {
 		if (document == null || document.isMissingNode()) {
 			throw new HttpMessageNotReadableException("Required request body is missing", input);
 		}
+		JsonProblems.requireFiniteNumbers(document);
 		try {
 			return this.defaultMapper.readerFor(getJavaType(type.getType(), null)).readValue(document);
 		}

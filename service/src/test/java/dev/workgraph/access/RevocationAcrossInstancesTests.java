@@ -2,6 +2,7 @@ package dev.workgraph.access;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -9,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.workgraph.sql.ListenerSessions;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Concurrently;
 import dev.workgraph.testing.ServiceInstance;
@@ -145,9 +147,7 @@ class RevocationAcrossInstancesTests extends HostileTest {
 			Issued token = issue(bootstrapAdmin(), "unheard-" + round, "operator", null);
 			seenWorkingOnBoth(token);
 			// Both instances lose their listeners: a revocation now is not heard there.
-			this.jdbc
-				.sql("select pg_terminate_backend(pid) from pg_stat_activity "
-						+ "where application_name = 'work-graph-listener' and datname = current_database()")
+			this.jdbc.sql("select pg_terminate_backend(l.pid) from " + ListenerSessions.REGISTERED)
 				.query((rs, n) -> 1)
 				.list();
 			revoke(instances[round % 2].as(ADMIN_TOKEN), token);
@@ -241,8 +241,11 @@ class RevocationAcrossInstancesTests extends HostileTest {
 		Properties settings = new Properties();
 		settings.setProperty("user", database.username());
 		settings.setProperty("password", database.password());
-		settings.setProperty("ApplicationName", "work-graph-listener");
-		return DriverManager.getConnection(database.jdbcUrl(), settings);
+		Connection connection = DriverManager.getConnection(database.jdbcUrl(), settings);
+		try (Statement statement = connection.createStatement()) {
+			statement.execute(ListenerSessions.REGISTER);
+		}
+		return connection;
 	}
 
 	private static void sleep(long millis) {

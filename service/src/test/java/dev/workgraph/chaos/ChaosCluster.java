@@ -204,15 +204,16 @@ final class ChaosCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Empties every table (the schema stays), so the next scenario starts from a fresh
-	 * database without restarting the service processes. Lease history refuses TRUNCATE
-	 * by trigger; as a superuser we switch triggers off for this statement.
+	 * Empties every table (the schema stays) but the instances' listener registrations,
+	 * so the next scenario starts from a fresh database without restarting the service
+	 * processes. Lease history refuses TRUNCATE by trigger; as a superuser we switch
+	 * triggers off for this statement.
 	 */
 	void reset() {
 		try (Connection connection = connect(); Statement statement = connection.createStatement()) {
 			List<String> tables = new ArrayList<>();
 			try (ResultSet rs = statement.executeQuery("select tablename from pg_tables where schemaname = 'public'"
-					+ " and tablename <> 'flyway_schema_history'")) {
+					+ " and tablename not in ('flyway_schema_history', 'listener_sessions')")) {
 				while (rs.next()) {
 					tables.add(rs.getString(1));
 				}

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * {@link ReadyWaiters} on its own, with a counter standing in for the claim queue: no
@@ -36,8 +37,8 @@ class ReadyWaitersTests {
 	}
 
 	private static ReadyWaiters waiters(Duration recheck) {
-		return new ReadyWaiters(
-				new NotificationProperties(null, null, null, recheck, Duration.ofMillis(100), Duration.ofSeconds(5)));
+		return new ReadyWaiters(new NotificationProperties(null, null, null, recheck, Duration.ofMillis(100),
+				Duration.ofSeconds(5), 64));
 	}
 
 	/** Takes one item from the counter if there is one. */
@@ -192,6 +193,28 @@ class ReadyWaitersTests {
 		ready.incrementAndGet();
 		waiters.readyIn("q");
 		assertThat(next.get(10, TimeUnit.SECONDS)).contains(1);
+	}
+
+	@Test
+	void oneOwnerMayHaveOnlySoManyWaitsAtOnce() throws Exception {
+		ReadyWaiters waiters = new ReadyWaiters(new NotificationProperties(null, null, null, Duration.ofHours(1),
+				Duration.ofMillis(100), Duration.ofSeconds(5), 2));
+		List<Future<Optional<Integer>>> waiting = new ArrayList<>();
+		for (int i = 0; i < 2; i++) {
+			waiting.add(this.threads.submit(() -> waiters.awaitReady(List.of("q"), Duration.ofSeconds(60), "greedy",
+					Optional::<Integer>empty)));
+		}
+		awaitCondition(() -> waiters.waiting() == 2);
+		assertThatExceptionOfType(TooManyWaitingClaims.class).isThrownBy(
+				() -> waiters.awaitReady(List.of("other"), Duration.ofSeconds(60), "greedy", Optional::<Integer>empty));
+		// Others are not held back, nor are waits without an owner.
+		assertThat(waiters.awaitReady(List.of("q"), Duration.ofMillis(10), "modest", Optional::<Integer>empty))
+			.isEmpty();
+		waiters.endWaitsOf("greedy");
+		for (Future<Optional<Integer>> wait : waiting) {
+			assertThat(wait.get(10, TimeUnit.SECONDS)).as("ended by endWaitsOf").isEmpty();
+		}
+		assertThat(waiters.waiting()).isZero();
 	}
 
 	private static void awaitCondition(java.util.function.BooleanSupplier condition) {

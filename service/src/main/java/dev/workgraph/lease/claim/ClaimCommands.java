@@ -4,11 +4,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
+import dev.workgraph.access.TokenLocks;
 import dev.workgraph.batching.Batcher;
 import dev.workgraph.batching.Batchers;
 import dev.workgraph.item.ReadyWaiters;
@@ -49,12 +51,16 @@ public class ClaimCommands {
 
 	private final LeaseHolders holders;
 
+	private final TokenLocks tokenLocks;
+
 	/** Claims alone, or concurrent ones in one batch (coalescing, docs/adr/0005). */
 	private final Batcher<QueueFilter, Claims.Ask, Optional<LeaseAndItem>> batcher;
 
 	ClaimCommands(Transactions transactions, Claims claims, LeaseProperties properties, ContinuityProperties continuity,
-			Batchers batchers, ReadyWaiters waiters, LeaseMetrics metrics, LeaseHolders holders) {
+			Batchers batchers, ReadyWaiters waiters, LeaseMetrics metrics, LeaseHolders holders,
+			TokenLocks tokenLocks) {
 		this.transactions = transactions;
+		this.tokenLocks = tokenLocks;
 		this.claims = claims;
 		this.properties = properties;
 		this.continuity = continuity;
@@ -75,11 +81,28 @@ public class ClaimCommands {
 	 * queues claim in arrival order.
 	 */
 	Optional<LeaseAndItem> claim(String workerId, List<String> queues, Long leaseSeconds, int waitSeconds) {
+		return claim(workerId, null, queues, leaseSeconds, waitSeconds);
+	}
+
+	/**
+	 * {@link #claim(String, List, Long, int)} for a request that presented this token
+	 * (null: none, or one that cannot be revoked): the wait ends, empty, when the token
+	 * is revoked, and each attempt grants only while the token holds.
+	 */
+	Optional<LeaseAndItem> claim(String workerId, UUID token, List<String> queues, Long leaseSeconds, int waitSeconds) {
 		int seconds = this.properties.leaseSeconds(leaseSeconds);
 		QueueFilter filter = QueueFilter.of(queues);
-		Optional<LeaseAndItem> claimed = (waitSeconds > 0) ? this.waiters.awaitReady(filter.queues(),
-				Duration.ofSeconds(waitSeconds), () -> claimNow(workerId, filter, seconds))
-				: claimNow(workerId, filter, seconds);
+		Optional<LeaseAndItem> claimed;
+		try {
+			claimed = (waitSeconds > 0)
+					? this.waiters.awaitReady(filter.queues(), Duration.ofSeconds(waitSeconds), token,
+							() -> claimNow(workerId, token, filter, seconds))
+					: claimNow(workerId, null, filter, seconds);
+		}
+		catch (TokenRevokedWhileWaiting ex) {
+			this.waiters.endWaitsOf(token);
+			claimed = Optional.empty();
+		}
 		// Counted once per answer, however many attempts a waiting claim made.
 		counted(filter, claimed);
 		return claimed;
@@ -89,8 +112,8 @@ public class ClaimCommands {
 	 * One statement, sent in one round trip with the setting that keeps it to its generic
 	 * plan (see GenericPlans).
 	 */
-	private Optional<LeaseAndItem> claimNow(String workerId, QueueFilter filter, int seconds) {
-		return retriedWhileEmpty(filter, () -> claimOnce(workerId, filter, seconds), Optional::isEmpty);
+	private Optional<LeaseAndItem> claimNow(String workerId, UUID token, QueueFilter filter, int seconds) {
+		return retriedWhileEmpty(filter, () -> claimOnce(workerId, token, filter, seconds), Optional::isEmpty);
 	}
 
 	/**
@@ -119,15 +142,29 @@ public class ClaimCommands {
 	 * to {@code waitSeconds} among the single claims' waiters of the same queues.
 	 */
 	List<LeaseAndItem> claimBatch(String workerId, List<String> queues, Long leaseSeconds, int limit, int waitSeconds) {
+		return claimBatch(workerId, null, queues, leaseSeconds, limit, waitSeconds);
+	}
+
+	/**
+	 * {@link #claimBatch(String, List, Long, int, int)} for a request that presented this
+	 * token, as {@link #claim(String, UUID, List, Long, int)}.
+	 */
+	List<LeaseAndItem> claimBatch(String workerId, UUID token, List<String> queues, Long leaseSeconds, int limit,
+			int waitSeconds) {
 		int seconds = this.properties.leaseSeconds(leaseSeconds);
 		QueueFilter filter = QueueFilter.of(queues);
-		List<LeaseAndItem> claimed = (waitSeconds > 0)
-				? this.waiters
-					.awaitReady(filter.queues(), Duration.ofSeconds(waitSeconds),
-							() -> Optional.of(claimBatchNow(workerId, filter, seconds, limit))
-								.filter((c) -> !c.isEmpty()))
-					.orElse(List.of())
-				: claimBatchNow(workerId, filter, seconds, limit);
+		List<LeaseAndItem> claimed;
+		try {
+			claimed = (waitSeconds > 0) ? this.waiters
+				.awaitReady(filter.queues(), Duration.ofSeconds(waitSeconds), token,
+						() -> Optional.of(claimBatchNow(workerId, token, filter, seconds, limit))
+							.filter((c) -> !c.isEmpty()))
+				.orElse(List.of()) : claimBatchNow(workerId, null, filter, seconds, limit);
+		}
+		catch (TokenRevokedWhileWaiting ex) {
+			this.waiters.endWaitsOf(token);
+			claimed = List.of();
+		}
 		if (claimed.isEmpty()) {
 			this.metrics.claimEmpty(filter.queues());
 		}
@@ -135,18 +172,32 @@ public class ClaimCommands {
 		return claimed;
 	}
 
-	private List<LeaseAndItem> claimBatchNow(String workerId, QueueFilter filter, int seconds, int limit) {
-		return retriedWhileEmpty(filter, () -> claimUpTo(workerId, filter, seconds, limit), List::isEmpty);
+	private List<LeaseAndItem> claimBatchNow(String workerId, UUID token, QueueFilter filter, int seconds, int limit) {
+		return retriedWhileEmpty(filter, () -> claimUpTo(workerId, token, filter, seconds, limit), List::isEmpty);
 	}
 
-	private List<LeaseAndItem> claimUpTo(String workerId, QueueFilter filter, int seconds, int limit) {
+	private List<LeaseAndItem> claimUpTo(String workerId, UUID token, QueueFilter filter, int seconds, int limit) {
 		List<Claims.Ask> asks = new ArrayList<>(limit);
 		for (int i = 0; i < limit; i++) {
 			asks.add(new Claims.Ask(Uuid7.next(), workerId, seconds));
 		}
-		List<Optional<Claims.Claimed>> claimed = this.transactions
-			.inTransaction(() -> this.claims.claimBatch(asks, filter.queues(), this.continuity.continuityWindow()));
+		List<Optional<Claims.Claimed>> claimed = this.transactions.inTransaction(() -> {
+			holdToken(token);
+			return this.claims.claimBatch(asks, filter.queues(), this.continuity.continuityWindow());
+		});
 		return withViews(filter, claimed).stream().flatMap(Optional::stream).toList();
+	}
+
+	/**
+	 * In a waiting claim's transaction, before it grants anything: the token still holds
+	 * (and stays so until the grant commits), or the claim ends. The token was checked
+	 * when the request came in, possibly a minute ago; a revocation since then must not
+	 * let it take a single item.
+	 */
+	private void holdToken(UUID token) {
+		if (token != null && !this.tokenLocks.holdUnrevoked(token)) {
+			throw new TokenRevokedWhileWaiting();
+		}
 	}
 
 	/**
@@ -155,8 +206,16 @@ public class ClaimCommands {
 	 * batch had no item for comes back empty, and the retry above treats it like any
 	 * other empty claim.
 	 */
-	private Optional<LeaseAndItem> claimOnce(String workerId, QueueFilter filter, int seconds) {
-		return this.batcher.submit(filter, new Claims.Ask(Uuid7.next(), workerId, seconds));
+	private Optional<LeaseAndItem> claimOnce(String workerId, UUID token, QueueFilter filter, int seconds) {
+		Claims.Ask ask = new Claims.Ask(Uuid7.next(), workerId, seconds);
+		if (token != null) {
+			// Not batched: the token is checked in the claim's own transaction.
+			return withViews(filter, this.transactions.inTransaction(() -> {
+				holdToken(token);
+				return this.claims.claimHere(List.of(ask), filter.queues(), this.continuity.continuityWindow());
+			})).getFirst();
+		}
+		return this.batcher.submit(filter, ask);
 	}
 
 	/**
@@ -240,6 +299,15 @@ public class ClaimCommands {
 
 		public static QueueFilter of(List<String> queues) {
 			return new QueueFilter((queues != null) ? queues.stream().distinct().sorted().toList() : null);
+		}
+
+	}
+
+	/** Ends a waiting claim whose token was revoked: it answers empty. */
+	private static final class TokenRevokedWhileWaiting extends RuntimeException {
+
+		TokenRevokedWhileWaiting() {
+			super("The token of a waiting claim was revoked", null, false, false);
 		}
 
 	}

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.UUID;
 
 import dev.workgraph.access.Caller;
 import dev.workgraph.lease.LeaseAndItem;
@@ -59,7 +60,7 @@ class ClaimController {
 	 */
 	@PostMapping("/claims")
 	ResponseEntity<LeaseAndItem> claim(@Valid @RequestBody ClaimRequest request, HttpServletResponse response) {
-		Optional<LeaseAndItem> claimed = this.claims.claim(claimant(request.workerId()),
+		Optional<LeaseAndItem> claimed = this.claims.claim(claimant(request.workerId()), token(),
 				Caller.claimableQueues(request.queues()), request.leaseSeconds(), request.waitOrZero());
 		if (claimed.isEmpty()) {
 			return ResponseEntity.noContent().header(HttpHeaders.RETRY_AFTER, this.emptyRetryAfter).build();
@@ -128,6 +129,14 @@ class ClaimController {
 	}
 
 	/**
+	 * The token the request presented, when it can be revoked: a waiting claim ends when
+	 * it is.
+	 */
+	private static UUID token() {
+		return Caller.current().map(Caller::tokenId).orElse(null);
+	}
+
+	/**
 	 * 201 with between 1 and {@code limit} claims in claim order, each its own lease, or
 	 * 204 when nothing is ready.
 	 */
@@ -135,7 +144,7 @@ class ClaimController {
 	ResponseEntity<BatchClaimResponse> claimBatch(@Valid @RequestBody BatchClaimRequest request,
 			HttpServletResponse response) {
 		int wait = (request.waitSeconds() != null) ? request.waitSeconds() : 0;
-		List<LeaseAndItem> claimed = this.claims.claimBatch(claimant(request.workerId()),
+		List<LeaseAndItem> claimed = this.claims.claimBatch(claimant(request.workerId()), token(),
 				Caller.claimableQueues(request.queues()), request.leaseSeconds(), request.limit(), wait);
 		if (claimed.isEmpty()) {
 			return ResponseEntity.noContent().header(HttpHeaders.RETRY_AFTER, this.emptyRetryAfter).build();
