@@ -17,23 +17,26 @@ update access_tokens set last_used_at = now()
 where id = :id and (last_used_at is null or last_used_at < now() - interval '1 minute')
 
 -- name: LISTENER_SESSIONS
-select pid from pg_stat_activity
-where application_name = :applicationName and datname = current_database()
+select l.pid from listener_sessions l join pg_stat_activity a on a.pid = l.pid and a.backend_start = l.backend_start
+ where a.datname = current_database()
+
+-- name: NOW
+select statement_timestamp()
 
 -- name: ANNOUNCE_REVOCATION
 select pg_notify(:channel, :tokenId)
 
--- name: LISTENERS_GONE
-select gone.pid from unnest(cast(:pids as int[])) as gone(pid)
-where not exists (
-    select 1 from pg_stat_activity a
-    where a.pid = gone.pid and a.application_name = :applicationName
-        and a.datname = current_database())
+-- name: LISTENERS_SETTLED
+select s.pid from unnest(cast(:pids as int[])) as s(pid)
+where not exists (select 1 from listener_sessions l join pg_stat_activity a on a.pid = l.pid and a.backend_start = l.backend_start
+ where l.pid = s.pid)
+    or exists (select 1 from listener_sessions l join pg_stat_activity a on a.pid = l.pid and a.backend_start = l.backend_start
+ where l.pid = s.pid and l.confirmed_through >= :at)
 
 -- name: TERMINATE_LISTENERS
-select pg_terminate_backend(pid) from pg_stat_activity
-where pid = any(cast(:pids as int[])) and application_name = :applicationName
-    and datname = current_database()
+select pg_terminate_backend(l.pid) from listener_sessions l join pg_stat_activity a on a.pid = l.pid and a.backend_start = l.backend_start
+
+where l.pid = any(cast(:pids as int[])) and a.datname = current_database()
 
 -- name: LIST
 select id, name, role, worker_id, queues, created_at, last_used_at, revoked_at from access_tokens order by created_at, id

@@ -10,18 +10,20 @@ where l.id = :leaseId and l.epoch = :epoch and l.expires_at > now()
 returning id
 
 -- name: INSERT_SYSTEM_REQUEST
-insert into attention_requests (id, item_id, lease_id, epoch, worker_id, raised_by, blocking, question,
-    context)
-values (:id, :itemId, :leaseId, :epoch, null, 'system', true, :question, :context::jsonb)
+insert into attention_requests (id, item_id, lease_id, epoch, worker_id, raised_by, kind, blocking,
+    question, context)
+values (:id, :itemId, :leaseId, :epoch, null, 'system', :kind, true, :question, :context::jsonb)
 
 -- name: RESOLVE_IF_OPEN
 with resolved as (
     update attention_requests
     set status = 'resolved', resolution = :resolution, resolved_by = :resolvedBy, resolved_at = now()
     where id = :id and status = 'open'
-    returning item_id, blocking, raised_by
+    returning item_id, blocking, raised_by, kind
 ), streak_reset as (
-    update work_items w set consecutive_expirations = 0
+    -- Answering "retries exhausted" gives the item its attempts again.
+    update work_items w set consecutive_expirations = 0,
+        attempts = case when r.kind = 'retries_exhausted' then 0 else w.attempts end
     from resolved r
     where w.id = r.item_id and r.raised_by = 'system'
 )

@@ -19,6 +19,8 @@ with delta as (
         w.open_children + d.children as children,
         w.open_attention_requests + d.attention as attention,
         w.consecutive_expirations + coalesce(e.expired, 0) as consecutive_expirations,
+        -- An expiry is an attempt, as a failure is (counted where it is recorded).
+        w.attempts + coalesce(e.expired, 0) as attempts,
         w.status = 'leased' and e.id is null as leased
     from work_items w
     join delta d on d.id = w.id
@@ -38,6 +40,7 @@ with delta as (
         open_children = s.children,
         open_attention_requests = s.attention,
         consecutive_expirations = s.consecutive_expirations,
+        attempts = s.attempts,
         status = s.status,
         ready_since = case when s.status = 'ready' then coalesce(s.old_ready_since, now()) end,
         updated_at = now()

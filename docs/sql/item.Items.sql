@@ -10,13 +10,16 @@ select id, status, parent_id, epoch, priority, queue, unmet_dependencies, open_c
 -- name: INSERT_ITEMS
 with inserted as (
     insert into work_items (id, title, description, priority, queue, metadata, parent_id, status,
-        unmet_dependencies, ready_since, created_by)
+        unmet_dependencies, ready_since, created_by, retry)
     select n.id, n.title, n.description, n.priority, n.queue, n.metadata::jsonb, :parentId::uuid,
         case when n.unmet = 0 then 'ready' else 'blocked' end, n.unmet,
-        case when n.unmet = 0 then now() end, :createdBy
+        case when n.unmet = 0 then now() end, :createdBy,
+        -- A child that names no policy inherits its parent's.
+        coalesce(n.retry::jsonb, (select p.retry from work_items p where p.id = :parentId::uuid),
+            :defaultRetry::jsonb)
     from unnest(:ids::uuid[], :titles::text[], :descriptions::text[], :priorities::int[], :queues::text[],
-        :metadata::text[], :unmet::int[])
-        as n(id, title, description, priority, queue, metadata, unmet)
+        :metadata::text[], :unmet::int[], :retries::text[])
+        as n(id, title, description, priority, queue, metadata, unmet, retry)
     returning id, queue, priority, ready_since, status
 )
 insert into ready_items (item_id, queue, priority, ready_since)

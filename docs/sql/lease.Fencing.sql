@@ -13,8 +13,9 @@ with ended as (
     returning l.*
 ), recorded as (
     insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at,
-        ended_at, outcome, reason)
-    select e.id, e.item_id, e.worker_id, e.epoch, e.acquired_at, e.renewed_at, e.expires_at, now(), :outcome, :reason
+        ended_at, outcome, reason, error)
+    select e.id, e.item_id, e.worker_id, e.epoch, e.acquired_at, e.renewed_at, e.expires_at, now(), :outcome, :reason,
+        null
     from ended e
     returning *
 ), streak_broken as (
@@ -41,8 +42,9 @@ with ended as (
     returning l.*
 ), recorded as (
     insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at,
-        ended_at, outcome, reason)
-    select e.id, e.item_id, e.worker_id, e.epoch, e.acquired_at, e.renewed_at, e.expires_at, now(), 'completed', null
+        ended_at, outcome, reason, error)
+    select e.id, e.item_id, e.worker_id, e.epoch, e.acquired_at, e.renewed_at, e.expires_at, now(), 'completed', null,
+        null
     from ended e
     returning *
 ), completed as (
@@ -70,12 +72,15 @@ left join lateral (select
         'result', c.result::text) order by c.id), '[]')
     from work_items c where c.parent_id = i.id) as children_json,
 (select coalesce(json_agg(json_build_object('id', a.id, 'itemId', a.item_id, 'itemTitle', t.title,
-        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by,
+        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by, 'kind', a.kind,
         'blocking', a.blocking, 'question', a.question, 'context', a.context::text, 'status', a.status,
         'openedAt', a.opened_at, 'resolution', a.resolution, 'resolvedBy', a.resolved_by,
         'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
     from attention_requests a join work_items t on t.id = a.item_id
-    where a.item_id = i.id) as attention_requests_json
+    where a.item_id = i.id) as attention_requests_json,
+(select json_build_object('seq', k.seq, 'itemId', k.item_id, 'leaseId', k.lease_id, 'epoch', k.epoch,
+    'workerId', k.worker_id, 'data', k.data::text, 'createdAt', k.created_at)
+    from checkpoints k where k.item_id = i.id order by k.seq desc limit 1) as checkpoint_json
 
     from (select c.id where c.id is not null) as i(id)) i on true
 

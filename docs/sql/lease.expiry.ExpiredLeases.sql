@@ -3,7 +3,8 @@
 
 -- name: REAP_EXPIRED
 with expired as (
-    select l.id, w.consecutive_expirations + 1 as consecutive_expirations
+    select l.id, w.consecutive_expirations + 1 as consecutive_expirations, w.attempts + 1 as attempts,
+        w.retry::text as retry
     from leases l
     join work_items w on w.id = l.item_id
     where l.expires_at <= now()
@@ -15,14 +16,15 @@ with expired as (
     returning l.*
 ), recorded as (
     insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at,
-        ended_at, outcome, reason)
-    select e.id, e.item_id, e.worker_id, e.epoch, e.acquired_at, e.renewed_at, e.expires_at, e.expires_at, 'expired', null
+        ended_at, outcome, reason, error)
+    select e.id, e.item_id, e.worker_id, e.epoch, e.acquired_at, e.renewed_at, e.expires_at, e.expires_at, 'expired', null,
+        null
     from ended e
     returning *
 )
 -- The count as it will be: Readiness writes it with the item's new status
 -- (one row version per item, not two).
-select h.lease_id, h.item_id, h.epoch, x.consecutive_expirations
+select h.lease_id, h.item_id, h.epoch, x.consecutive_expirations, x.attempts, x.retry
 from recorded h
 join expired x on x.id = h.lease_id
 

@@ -3,5 +3,5 @@
 
 -- name: CHURNED_QUEUE_TABLES
 select relname from pg_stat_user_tables
-where relname in ('ready_items', 'leases') and schemaname = current_schema()
+where relname in ('ready_items', 'leases', 'change_pending') and schemaname = current_schema()
     and n_dead_tup >= :threshold

@@ -13,12 +13,15 @@ select i.*,
 (select json_build_object('id', l.id, 'itemId', l.item_id, 'workerId', l.worker_id, 'epoch', l.epoch, 'acquiredAt', l.acquired_at, 'renewedAt', l.renewed_at, 'expiresAt', l.expires_at, 'active', l.expires_at > now(), 'endedAt', null::timestamptz, 'outcome', null::text, 'reason', null::text)
     from leases l where l.item_id = i.id) as lease_json,
 (select coalesce(json_agg(json_build_object('id', a.id, 'itemId', a.item_id, 'itemTitle', t.title,
-        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by,
+        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by, 'kind', a.kind,
         'blocking', a.blocking, 'question', a.question, 'context', a.context::text, 'status', a.status,
         'openedAt', a.opened_at, 'resolution', a.resolution, 'resolvedBy', a.resolved_by,
         'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
     from attention_requests a join work_items t on t.id = a.item_id
-    where a.item_id = i.id) as attention_requests_json
+    where a.item_id = i.id) as attention_requests_json,
+(select json_build_object('seq', k.seq, 'itemId', k.item_id, 'leaseId', k.lease_id, 'epoch', k.epoch,
+    'workerId', k.worker_id, 'data', k.data::text, 'createdAt', k.created_at)
+    from checkpoints k where k.item_id = i.id order by k.seq desc limit 1) as checkpoint_json
 from work_items i where i.id = any((select :ids::uuid[])::uuid[])
 
 -- name: PARTS_OF_ITEMS
@@ -33,12 +36,15 @@ select i.id,
 (select json_build_object('id', l.id, 'itemId', l.item_id, 'workerId', l.worker_id, 'epoch', l.epoch, 'acquiredAt', l.acquired_at, 'renewedAt', l.renewed_at, 'expiresAt', l.expires_at, 'active', l.expires_at > now(), 'endedAt', null::timestamptz, 'outcome', null::text, 'reason', null::text)
     from leases l where l.item_id = i.id) as lease_json,
 (select coalesce(json_agg(json_build_object('id', a.id, 'itemId', a.item_id, 'itemTitle', t.title,
-        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by,
+        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by, 'kind', a.kind,
         'blocking', a.blocking, 'question', a.question, 'context', a.context::text, 'status', a.status,
         'openedAt', a.opened_at, 'resolution', a.resolution, 'resolvedBy', a.resolved_by,
         'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
     from attention_requests a join work_items t on t.id = a.item_id
-    where a.item_id = i.id) as attention_requests_json
+    where a.item_id = i.id) as attention_requests_json,
+(select json_build_object('seq', k.seq, 'itemId', k.item_id, 'leaseId', k.lease_id, 'epoch', k.epoch,
+    'workerId', k.worker_id, 'data', k.data::text, 'createdAt', k.created_at)
+    from checkpoints k where k.item_id = i.id order by k.seq desc limit 1) as checkpoint_json
 from unnest((select :ids::uuid[])::uuid[]) as i(id)
 
 -- name: ITEM_VIEW_BY_ID
@@ -53,12 +59,15 @@ select i.*,
 (select json_build_object('id', l.id, 'itemId', l.item_id, 'workerId', l.worker_id, 'epoch', l.epoch, 'acquiredAt', l.acquired_at, 'renewedAt', l.renewed_at, 'expiresAt', l.expires_at, 'active', l.expires_at > now(), 'endedAt', null::timestamptz, 'outcome', null::text, 'reason', null::text)
     from leases l where l.item_id = i.id) as lease_json,
 (select coalesce(json_agg(json_build_object('id', a.id, 'itemId', a.item_id, 'itemTitle', t.title,
-        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by,
+        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by, 'kind', a.kind,
         'blocking', a.blocking, 'question', a.question, 'context', a.context::text, 'status', a.status,
         'openedAt', a.opened_at, 'resolution', a.resolution, 'resolvedBy', a.resolved_by,
         'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
     from attention_requests a join work_items t on t.id = a.item_id
-    where a.item_id = i.id) as attention_requests_json
+    where a.item_id = i.id) as attention_requests_json,
+(select json_build_object('seq', k.seq, 'itemId', k.item_id, 'leaseId', k.lease_id, 'epoch', k.epoch,
+    'workerId', k.worker_id, 'data', k.data::text, 'createdAt', k.created_at)
+    from checkpoints k where k.item_id = i.id order by k.seq desc limit 1) as checkpoint_json
 from work_items i where i.id = :id
 
 -- name: DEPENDENTS
@@ -80,10 +89,13 @@ select i.id,
 (select json_build_object('id', l.id, 'itemId', l.item_id, 'workerId', l.worker_id, 'epoch', l.epoch, 'acquiredAt', l.acquired_at, 'renewedAt', l.renewed_at, 'expiresAt', l.expires_at, 'active', l.expires_at > now(), 'endedAt', null::timestamptz, 'outcome', null::text, 'reason', null::text)
     from leases l where l.item_id = i.id) as lease_json,
 (select coalesce(json_agg(json_build_object('id', a.id, 'itemId', a.item_id, 'itemTitle', t.title,
-        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by,
+        'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by, 'kind', a.kind,
         'blocking', a.blocking, 'question', a.question, 'context', a.context::text, 'status', a.status,
         'openedAt', a.opened_at, 'resolution', a.resolution, 'resolvedBy', a.resolved_by,
         'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
     from attention_requests a join work_items t on t.id = a.item_id
-    where a.item_id = i.id) as attention_requests_json
+    where a.item_id = i.id) as attention_requests_json,
+(select json_build_object('seq', k.seq, 'itemId', k.item_id, 'leaseId', k.lease_id, 'epoch', k.epoch,
+    'workerId', k.worker_id, 'data', k.data::text, 'createdAt', k.created_at)
+    from checkpoints k where k.item_id = i.id order by k.seq desc limit 1) as checkpoint_json
 from (select :id::uuid as id) i
