@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -322,24 +321,6 @@ public class ReadyWaiters implements ChannelSubscriber {
 			head.signalled = true;
 			head.wake.signal();
 		}
-	}
-
-	/** A waiting request; identity, not value, equality. */
-	private static final class Waiter {
-
-		final Condition wake;
-
-		/** Whose wait it is, or null. */
-		final Object owner;
-
-		/** Guarded by the lock: it is this waiter's turn to check. */
-		boolean signalled;
-
-		Waiter(Condition wake, Object owner) {
-			this.wake = wake;
-			this.owner = owner;
-		}
-
 	}
 
 	/** The queues a waiter takes from, as a sorted set; null: all queues. */

@@ -112,17 +112,8 @@ class McpServerTests extends McpTest {
 	@Test
 	void aSessionWhoseLeaseWasReapedAndGrantedAgainGetsAToolErrorAndWritesNothing() {
 		UUID itemId = itemIn("Backfill invoices", "stale");
-		Api other = this.api.as(workerToken("model-b"));
 		try (ModelSession model = new ModelSession(this.port, workerToken("model-a"))) {
-			model.ok("claim_work", Map.of("queues", List.of("stale")));
-			UUID leaseId = this.jdbc.sql("select id from leases where item_id = :id")
-				.param("id", itemId)
-				.query(UUID.class)
-				.single();
-			expireLease(leaseId);
-			Eventually.until("the reaped item is granted to another worker", Duration.ofSeconds(20),
-					Duration.ofMillis(100),
-					() -> other.post("/claims", Map.of("queues", List.of("stale"))).status() == 201);
+			claimedThenRegranted(model, itemId, "stale", "model-b");
 			String before = fingerprint(itemId);
 
 			assertThat(model.error("complete_work", Map.of("result", Map.of("by", "the stale model"))))
@@ -145,17 +136,8 @@ class McpServerTests extends McpTest {
 	@Test
 	void aStaleSessionsCheckpointAndFailureWriteNothing() {
 		UUID itemId = itemIn("Reindex search", "stale-writes");
-		Api other = this.api.as(workerToken("model-d"));
 		try (ModelSession model = new ModelSession(this.port, workerToken("model-c2"))) {
-			model.ok("claim_work", Map.of("queues", List.of("stale-writes")));
-			UUID leaseId = this.jdbc.sql("select id from leases where item_id = :id")
-				.param("id", itemId)
-				.query(UUID.class)
-				.single();
-			expireLease(leaseId);
-			Eventually.until("the reaped item is granted to another worker", Duration.ofSeconds(20),
-					Duration.ofMillis(100),
-					() -> other.post("/claims", Map.of("queues", List.of("stale-writes"))).status() == 201);
+			claimedThenRegranted(model, itemId, "stale-writes", "model-d");
 			String before = fingerprint(itemId);
 
 			assertThat(model.error("checkpoint", Map.of("data", Map.of("by", "the stale model"))))
@@ -224,6 +206,22 @@ class McpServerTests extends McpTest {
 	}
 
 	/** Everything the database holds about the item, its leases and its questions. */
+	/**
+	 * The model claims the item; its lease then expires, is reaped, and the item is
+	 * granted to {@code otherWorker}: the session's hold is stale.
+	 */
+	private void claimedThenRegranted(ModelSession model, UUID itemId, String queue, String otherWorker) {
+		Api other = this.api.as(workerToken(otherWorker));
+		model.ok("claim_work", Map.of("queues", List.of(queue)));
+		UUID leaseId = this.jdbc.sql("select id from leases where item_id = :id")
+			.param("id", itemId)
+			.query(UUID.class)
+			.single();
+		expireLease(leaseId);
+		Eventually.until("the reaped item is granted to another worker", Duration.ofSeconds(20), Duration.ofMillis(100),
+				() -> other.post("/claims", Map.of("queues", List.of(queue))).status() == 201);
+	}
+
 	private String fingerprint(UUID itemId) {
 		return this.jdbc.sql("""
 				select concat_ws('|', (select i::text from work_items i where id = :id),
