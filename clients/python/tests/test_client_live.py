@@ -113,6 +113,37 @@ class LeasesTests(LiveTest):
         with self.assertRaises(wg.LeaseEnded):
             self.agent.complete(claim.lease, {"late": True})
 
+    def test_checkpoints_are_fenced_and_handed_to_the_next_holder(self):
+        item = self.admin.create_item("Long job", queue=self.queue)
+        first = self.claim(lease_seconds=30)
+        self.assertIsNone(first.item.checkpoint)
+        saved = self.agent.checkpoint(first.lease, {"pages": 40}, renew_seconds=60)
+        self.assertEqual((saved.checkpoint.seq, saved.checkpoint.epoch, dict(saved.checkpoint.data)), (1, 1, {"pages": 40}))
+        self.assertEqual(saved.lease.granted_seconds, 60)
+        with self.assertRaises(wg.EpochMismatch):
+            self.agent.checkpoint(wg.LeaseRef(first.lease.id, 2), {"pages": 99})
+        self.agent.release(first.lease, "handing over")
+        with self.assertRaises(wg.LeaseEnded):
+            self.agent.checkpoint(first.lease, {"pages": 99})
+        second = self.claim(lease_seconds=30)
+        self.assertEqual(second.item.id, item.id)
+        self.assertEqual((second.item.checkpoint.seq, dict(second.item.checkpoint.data)), (1, {"pages": 40}))
+
+    def test_a_failure_counts_an_attempt_and_a_final_one_waits_for_a_human(self):
+        item = self.admin.create_item("Flaky", queue=self.queue)
+        first = self.claim(lease_seconds=30)
+        failed = self.agent.fail(first.lease, {"message": "503 upstream"})
+        self.assertEqual(failed.lease.outcome, wg.LeaseOutcome.FAILED)
+        self.assertEqual(failed.item.attempts, 1)
+        with self.assertRaises(wg.LeaseEnded):
+            self.agent.fail(first.lease, {"message": "again"})
+        second = eventually(lambda: self.agent.claim(queues=[self.queue]), lambda c: c is not None, 10,
+                            "the failed item to be claimed again")
+        held = self.agent.fail(second.lease, {"message": "bad input"}, retryable=False, reason="cannot work")
+        self.assertEqual(held.item.status, wg.ItemStatus.BLOCKED)
+        after = self.admin.get_item(item.id)
+        self.assertEqual([r.raw.get("kind") for r in after.attention_requests], ["retries_exhausted"])
+
     def test_every_stale_write_is_lease_lost_with_the_epochs_and_writes_nothing(self):
         item = self.admin.create_item("Fenced", queue=self.queue)
         first = self.claim(lease_seconds=30)

@@ -66,6 +66,7 @@ class ModelsTests(unittest.TestCase):
         self.assertEqual(item.created_at, datetime(2026, 11, 30, 14, 5, 4, 156535, tzinfo=timezone.utc))
         self.assertEqual([answer.resolution for answer in item.answers], ["1.4"])
         self.assertEqual(item.raw["checkpoint"]["data"], {"page": 7})
+        self.assertEqual((item.checkpoint.seq, dict(item.checkpoint.data)), (2, {"page": 7}))
 
     def test_a_lease_carries_its_fence_token_and_a_handoff_is_an_outcome(self):
         lease = wg.Lease.from_json({**LEASE, "fenceToken": "eyJhbGciOiJFZERTQSJ9.e30.c2ln", "outcome": "handed_off"})

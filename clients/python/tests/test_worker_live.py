@@ -205,6 +205,24 @@ class WaitingAndChainingTests(LiveTest):
         self.assertEqual(claims_sent, [1, 1, 1, 1], "one claim; each completion claimed the next item")
         self.assertEqual(client._http.count("POST", "/complete"), 4)
 
+    def test_a_handler_resumes_from_the_checkpoint_its_predecessor_saved(self):
+        queue = self.unique("py-resume")
+        item_id = self.admin.create_item("Resumable", queue=queue).id
+        seen = []
+
+        def handler(lease):
+            seen.append(None if lease.last_checkpoint is None else dict(lease.last_checkpoint.data))
+            if lease.last_checkpoint is None:
+                lease.checkpoint({"step": 1})
+                lease.release("let another take over")
+                return None
+            return {"resumed_from": lease.last_checkpoint.data["step"]}
+
+        self.worker(self.worker_client(self.unique("py-resumer")), queues=[queue]).start(handler)
+        self.await_status(item_id, wg.ItemStatus.COMPLETED)
+        self.assertEqual(seen, [None, {"step": 1}])
+        self.assertEqual(self.admin.get_item(item_id).result, {"resumed_from": 1})
+
     def test_until_idle_returns_once_the_queue_is_drained_even_of_work_the_handlers_made(self):
         queue = self.unique("py-drain")
         items = [self.admin.create_item(f"Drain {n}", queue=queue).id for n in range(3)]

@@ -32,6 +32,7 @@ from .failures import (
 from .models import (
     AttentionRequest,
     Blockers,
+    Checkpoint,
     ChildRef,
     Claim,
     CompletedWithNext,
@@ -49,6 +50,7 @@ from .models import (
     NewChild,
     Page,
     QueueStats,
+    SavedCheckpoint,
     Token,
     TokenRole,
 )
@@ -97,6 +99,7 @@ __all__ = [
     "Backoff",
     "Blockers",
     "Call",
+    "Checkpoint",
     "Cancel",
     "ChildRef",
     "Claim",
@@ -141,6 +144,7 @@ __all__ = [
     "PayloadTooLarge",
     "Problem",
     "QueueStats",
+    "SavedCheckpoint",
     "RateLimited",
     "Release",
     "RequestCancelled",

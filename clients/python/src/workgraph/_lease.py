@@ -27,6 +27,7 @@ from . import _outcomes
 from .client import WorkGraphClient
 from .models import (
     AttentionRequest,
+    Checkpoint,
     Claim,
     Decomposed,
     EndedLease,
@@ -87,6 +88,8 @@ class LeaseContext:
     def __init__(self, settings: _Settings, claim: Claim, sent_at: float, received_at: float) -> None:
         self._settings = settings
         self.item: Item = claim.item
+        #: The latest checkpoint: the one the claim handed over, then each this handler saves.
+        self.last_checkpoint: Checkpoint | None = claim.item.checkpoint
         self._lease = claim.lease
         #: Set the moment the lease is lost.
         self.cancelled = threading.Event()
@@ -190,6 +193,23 @@ class LeaseContext:
             LeaseOutcome.DECOMPOSED,
             lambda c: c.decompose(self._lease, children, reason),
             _outcomes.decomposed,
+        )
+
+    def checkpoint(self, data: Mapping[str, Any]) -> Checkpoint:
+        """Saves progress: whoever holds the item next (after a crash, an expiry or a release)
+        finds it in ``item.checkpoint`` and resumes from it. The lease stays held."""
+        saved = self._while_held("save a checkpoint", lambda c: c.checkpoint(self._lease, data))
+        self.last_checkpoint = saved.checkpoint
+        return saved.checkpoint
+
+    def fail(self, error: Mapping[str, Any], *, retryable: bool = True, reason: str | None = None) -> EndedLease:
+        """Ends the lease ``failed``: the item counts an attempt and is tried again while it has
+        attempts left; with none left, or ``retryable=False``, it waits for a human."""
+        return self._end(
+            "fail",
+            LeaseOutcome.FAILED,
+            lambda c: c.fail(self._lease, error, retryable=retryable, reason=reason),
+            _outcomes.ended_lease,
         )
 
     def ask_human(

@@ -10,6 +10,7 @@ from typing import Any, Callable, Protocol, TypeVar
 from ._http import Call, Token, Transport, path
 from .models import (
     AttentionRequest,
+    Checkpoint,
     Claim,
     CompletedWithNext,
     Completion,
@@ -24,6 +25,7 @@ from .models import (
     NewChild,
     Page,
     QueueStats,
+    SavedCheckpoint,
     Token as TokenInfo,
     TokenRole,
 )
@@ -289,6 +291,22 @@ class WorkGraphClient:
     def cancel(self, lease: LeaseLike, reason: str | None = None) -> EndedLease:
         """``POST /leases/{id}/cancel``: the item and its open descendants are cancelled."""
         answer = self._json("POST", self._lease_path(lease, "cancel"), _fields(epoch=lease.epoch, reason=reason))
+        return EndedLease(Lease.from_json(answer["lease"]), Item.from_json(answer["item"]))
+
+    def checkpoint(self, lease: LeaseLike, data: Mapping[str, Any], renew_seconds: int | None = None) -> SavedCheckpoint:
+        """``POST /leases/{id}/checkpoints``: saves progress for whoever holds the item next; with
+        ``renew_seconds`` the lease is renewed in the same step."""
+        body = _fields(epoch=lease.epoch, data=dict(data), renewSeconds=renew_seconds)
+        answer = self._json("POST", self._lease_path(lease, "checkpoints"), body)
+        return SavedCheckpoint(Checkpoint.from_json(answer["checkpoint"]), Lease.from_json(answer["lease"]))
+
+    def fail(
+        self, lease: LeaseLike, error: Mapping[str, Any], *, retryable: bool | None = None, reason: str | None = None
+    ) -> EndedLease:
+        """``POST /leases/{id}/fail``: the lease ends ``failed`` and the item counts an attempt; with none
+        left, or ``retryable=False``, it waits for a human."""
+        body = _fields(epoch=lease.epoch, error=dict(error), retryable=retryable, reason=reason)
+        answer = self._json("POST", self._lease_path(lease, "fail"), body)
         return EndedLease(Lease.from_json(answer["lease"]), Item.from_json(answer["item"]))
 
     def hand_off(

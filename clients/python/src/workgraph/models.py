@@ -20,6 +20,7 @@ from .problems import Problem, RequestRejected, rejection
 __all__ = [
     "AttentionRequest",
     "Blockers",
+    "Checkpoint",
     "ChildRef",
     "Claim",
     "CompletedWithNext",
@@ -36,6 +37,7 @@ __all__ = [
     "NewChild",
     "Page",
     "QueueStats",
+    "SavedCheckpoint",
     "Token",
     "TokenRole",
 ]
@@ -60,6 +62,7 @@ class LeaseOutcome(enum.StrEnum):
     ATTENTION_REQUESTED = "attention_requested"
     EXPIRED = "expired"
     HANDED_OFF = "handed_off"
+    FAILED = "failed"
 
 
 class TokenRole(enum.StrEnum):
@@ -220,6 +223,33 @@ class ChildRef:
 
 
 @dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """Progress a holder saved under its lease; the item view carries the latest one."""
+
+    seq: int
+    item_id: str
+    lease_id: str
+    epoch: int
+    worker_id: str
+    data: Mapping[str, Any]
+    created_at: datetime | None
+    raw: Mapping[str, Any] = field(repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, json: Mapping[str, Any]) -> Checkpoint:
+        return cls(
+            seq=json.get("seq", 0),
+            item_id=json.get("itemId", ""),
+            lease_id=json.get("leaseId", ""),
+            epoch=json.get("epoch", 0),
+            worker_id=json.get("workerId", ""),
+            data=json.get("data") or {},
+            created_at=_time(json.get("createdAt")),
+            raw=json,
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Item:
     """A work item as the service shows it: its fields, blockers, neighbours, lease and questions."""
 
@@ -246,10 +276,15 @@ class Item:
     lease: Lease | None
     attention_requests: Sequence[AttentionRequest]
     raw: Mapping[str, Any] = field(repr=False, compare=False)
+    #: The latest checkpoint saved under any of the item's leases, to resume from; None: none yet.
+    checkpoint: Checkpoint | None = None
+    #: Failures and expiries counted against the item's retry policy.
+    attempts: int = 0
 
     @classmethod
     def from_json(cls, json: Mapping[str, Any]) -> Item:
         lease = json.get("lease")
+        checkpoint = json.get("checkpoint")
         return cls(
             id=json["id"],
             title=json["title"],
@@ -274,6 +309,8 @@ class Item:
             lease=Lease.from_json(lease) if lease else None,
             attention_requests=[AttentionRequest.from_json(r) for r in json.get("attentionRequests") or []],
             raw=json,
+            checkpoint=Checkpoint.from_json(checkpoint) if checkpoint else None,
+            attempts=json.get("attempts", 0),
         )
 
     @property
@@ -300,6 +337,14 @@ class EndedLease:
 
     lease: Lease
     item: Item
+
+
+@dataclass(frozen=True, slots=True)
+class SavedCheckpoint:
+    """The answer to a checkpoint: the checkpoint and the lease (renewed when asked)."""
+
+    checkpoint: Checkpoint
+    lease: Lease
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,7 @@ public record Item(UUID id, String title, String description, int priority, Stri
 		UUID parentId, JsonNode result, long epoch, ItemStatus status, Instant createdAt, Instant updatedAt,
 		Instant readySince, Instant closedAt, String cancelReason, Blockers blockers, List<Dependency> dependsOn,
 		List<Child> children, Lease lease, List<AttentionRequest> attentionRequests, String createdBy,
-		String cancelledBy) {
+		String cancelledBy, Checkpoint checkpoint, int attempts) {
 
 	public Item {
 		metadata = (metadata != null && !metadata.isNull()) ? metadata : JsonNodeFactory.instance.objectNode();

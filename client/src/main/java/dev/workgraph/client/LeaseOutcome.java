@@ -14,6 +14,9 @@ public enum LeaseOutcome {
 	ATTENTION_REQUESTED, @JsonProperty("expired")
 	EXPIRED, @JsonProperty("handed_off")
 	HANDED_OFF,
+	/** The holder reported a failure ({@code POST /leases/{id}/fail}). */
+	@JsonProperty("failed")
+	FAILED,
 	/** An outcome that a newer service knows and this client does not. */
 	@JsonEnumDefaultValue
 	UNKNOWN

@@ -221,6 +221,26 @@ public final class WorkGraphClient {
 	}
 
 	/**
+	 * {@code POST /leases/{id}/checkpoints}: saves {@code data} (a JSON object: a map or
+	 * a record) as the item's next checkpoint, for whoever holds the item next;
+	 * {@code renewSeconds} (null: no renewal) renews the lease in the same transaction.
+	 */
+	public SavedCheckpoint checkpoint(LeaseRef lease, Object data, Integer renewSeconds) {
+		Body body = Body.fenced(lease, "data", data).with("renewSeconds", renewSeconds);
+		return call(Call.post(leasePath(lease, "checkpoints"), body), Json.type(SavedCheckpoint.class));
+	}
+
+	/**
+	 * {@code POST /leases/{id}/fail}: ends the lease {@code failed} with {@code error} (a
+	 * JSON object); the item counts an attempt and runs again while it has attempts left.
+	 * With none left, or {@code retryable} false, it waits for a human.
+	 */
+	public EndedLease fail(LeaseRef lease, Object error, Boolean retryable, String reason) {
+		Body body = Body.fenced(lease, "error", error).with("retryable", retryable).with("reason", reason);
+		return call(Call.post(leasePath(lease, "fail"), body), Json.ENDED);
+	}
+
+	/**
 	 * {@code POST /leases/{id}/handoff}: ends the lease ({@code handed_off}) and leases
 	 * the item to {@code toWorkerId} with the next epoch, in one transaction: no claim
 	 * can take it in between. {@code leaseSeconds} null: the service's default.

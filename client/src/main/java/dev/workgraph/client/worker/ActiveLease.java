@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.workgraph.client.AttentionRequest;
+import dev.workgraph.client.Checkpoint;
 import dev.workgraph.client.Decomposed;
 import dev.workgraph.client.EndedLease;
 import dev.workgraph.client.Item;
@@ -58,6 +59,9 @@ final class ActiveLease implements LeaseContext {
 
 	private final LeaseWrites writes;
 
+	/** The latest checkpoint: the claim's, then each the handler saved. */
+	private volatile Checkpoint lastCheckpoint;
+
 	// Guarded by this:
 
 	private State state = State.ACTIVE;
@@ -70,6 +74,7 @@ final class ActiveLease implements LeaseContext {
 		this.settings = settings;
 		this.item = claim.claim().item();
 		this.lease = claim.claim().lease();
+		this.lastCheckpoint = this.item.checkpoint();
 		this.renewals = new Renewals(this, settings, claim);
 		this.writes = new LeaseWrites(this, settings);
 	}
@@ -147,6 +152,12 @@ final class ActiveLease implements LeaseContext {
 	}
 
 	@Override
+	public EndedLease fail(Object error, boolean retryable) {
+		return this.writes.end("fail", LeaseOutcome.FAILED, (transport) -> transport.fail(ref(), error, retryable),
+				this.writes::endedLease);
+	}
+
+	@Override
 	public Decomposed decompose(List<NewChild> children, String reason) {
 		return this.writes.end("decompose", LeaseOutcome.DECOMPOSED,
 				(transport) -> transport.decompose(ref(), children, reason), this.writes::decomposed);
@@ -159,6 +170,21 @@ final class ActiveLease implements LeaseContext {
 					(transport) -> transport.requestAttention(ref(), request), this.writes::raisedQuestion);
 		}
 		return this.writes.whileHeld("ask a human", (transport) -> transport.requestAttention(ref(), request));
+	}
+
+	// Writes that keep the lease
+
+	@Override
+	public Checkpoint checkpoint(Object data) {
+		Checkpoint saved = this.writes.whileHeld("save a checkpoint", (transport) -> transport.checkpoint(ref(), data))
+			.checkpoint();
+		this.lastCheckpoint = saved;
+		return saved;
+	}
+
+	@Override
+	public Checkpoint lastCheckpoint() {
+		return this.lastCheckpoint;
 	}
 
 	// The state machine

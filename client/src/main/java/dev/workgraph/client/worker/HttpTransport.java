@@ -16,6 +16,7 @@ import dev.workgraph.client.LeaseRef;
 import dev.workgraph.client.NewAttentionRequest;
 import dev.workgraph.client.NewChild;
 import dev.workgraph.client.NextClaim;
+import dev.workgraph.client.SavedCheckpoint;
 import dev.workgraph.client.WorkGraphClient;
 
 /**
@@ -68,6 +69,16 @@ record HttpTransport(WorkGraphClient client) implements Transport {
 	@Override
 	public AttentionRequest requestAttention(LeaseRef lease, NewAttentionRequest request) {
 		return this.client.requestAttention(lease, request);
+	}
+
+	@Override
+	public SavedCheckpoint checkpoint(LeaseRef lease, Object data) {
+		return this.client.checkpoint(lease, data, null);
+	}
+
+	@Override
+	public EndedLease fail(LeaseRef lease, Object error, boolean retryable) {
+		return this.client.fail(lease, error, retryable, null);
 	}
 
 }

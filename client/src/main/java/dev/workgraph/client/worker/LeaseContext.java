@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 import dev.workgraph.client.AttentionRequest;
+import dev.workgraph.client.Checkpoint;
 import dev.workgraph.client.Decomposed;
 import dev.workgraph.client.EndedLease;
 import dev.workgraph.client.Item;
@@ -108,6 +109,27 @@ public interface LeaseContext {
 
 	/** Cancels the item and its open descendants. */
 	EndedLease cancel(String reason);
+
+	/**
+	 * Ends the lease {@code failed} with {@code error} (a JSON object: a map or a
+	 * record): the item counts an attempt and runs again, after the service's back-off,
+	 * while it has attempts left; with none left, or {@code retryable} false (the failure
+	 * would only repeat), it waits for a human.
+	 */
+	EndedLease fail(Object error, boolean retryable);
+
+	/**
+	 * Saves progress ({@code data}, a JSON object: a map or a record) and keeps the
+	 * lease: whoever holds the item next, after a crash, an expiry or a release, finds it
+	 * in {@link #lastCheckpoint()} and resumes from it instead of starting over.
+	 */
+	Checkpoint checkpoint(Object data);
+
+	/**
+	 * The latest checkpoint: the one the claim handed over (saved by an earlier holder),
+	 * then each this handler saved; null when there is none.
+	 */
+	Checkpoint lastCheckpoint();
 
 	/**
 	 * Turns the item into children; it waits until they are all terminal and is then

@@ -16,6 +16,7 @@ import dev.workgraph.client.LeaseRef;
 import dev.workgraph.client.NewAttentionRequest;
 import dev.workgraph.client.NewChild;
 import dev.workgraph.client.NextClaim;
+import dev.workgraph.client.SavedCheckpoint;
 
 /**
  * How a worker's claims, renewals and lease writes reach the service, chosen once when
@@ -57,5 +58,9 @@ interface Transport {
 	Decomposed decompose(LeaseRef lease, List<NewChild> children, String reason);
 
 	AttentionRequest requestAttention(LeaseRef lease, NewAttentionRequest request);
+
+	SavedCheckpoint checkpoint(LeaseRef lease, Object data);
+
+	EndedLease fail(LeaseRef lease, Object error, boolean retryable);
 
 }

@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import dev.workgraph.client.Checkpoint;
 import dev.workgraph.client.Item;
 import dev.workgraph.client.ItemStatus;
 import dev.workgraph.client.NewItem;
@@ -52,6 +54,26 @@ class ChainedWorkerTests extends WorkerClientTest {
 					&& entry.arrivedAtNanos() < completions.getLast().arrivedAtNanos())
 			.count();
 		assertThat(claimsBeforeTheLastCompletion).isEqualTo(1);
+	}
+
+	@Test
+	void aHandlerResumesFromTheCheckpointItsPredecessorSaved() throws Exception {
+		UUID id = this.client.createItem(NewItem.titled("resumable").withQueue("resume")).id();
+		List<String> seen = new CopyOnWriteArrayList<>();
+		started(worker("resumer", (lease) -> {
+			Checkpoint last = lease.lastCheckpoint();
+			seen.add((last == null) ? "none" : last.data().path("step").asString());
+			if (last == null) {
+				lease.checkpoint(Map.of("step", "one"));
+				assertThat(lease.lastCheckpoint().seq()).isEqualTo(1);
+				lease.release("let the next holder go on");
+				return null;
+			}
+			return Map.of("resumedFrom", last.data().path("step").asString());
+		}).queues("resume").concurrency(1).build());
+		Item done = Items.awaitStatus(this.client, id, ItemStatus.COMPLETED, Duration.ofSeconds(30));
+		assertThat(done.result().path("resumedFrom").asString()).isEqualTo("one");
+		assertThat(seen).containsExactly("none", "one");
 	}
 
 }

@@ -24,6 +24,7 @@ import dev.workgraph.client.LeaseRef;
 import dev.workgraph.client.NewAttentionRequest;
 import dev.workgraph.client.NewChild;
 import dev.workgraph.client.NewItem;
+import dev.workgraph.client.SavedCheckpoint;
 import dev.workgraph.client.problem.AlreadyResolved;
 import dev.workgraph.client.problem.DependencyCycle;
 import dev.workgraph.client.problem.EpochMismatch;
@@ -95,6 +96,38 @@ class TypedClientTests extends WorkerClientTest {
 		assertThat(handed.item().id()).isEqualTo(item.id());
 		assertThat(handed.item().status()).isEqualTo(ItemStatus.LEASED);
 		assertThatExceptionOfType(LeaseEnded.class).isThrownBy(() -> this.client.complete(claim.lease(), null));
+	}
+
+	@Test
+	void checkpointsAreFencedAndHandedToTheNextHolder() {
+		Item item = this.client.createItem(NewItem.titled("long job").withQueue("checkpointed"));
+		Claim first = this.client.claim(ClaimRequest.forWorker("w").withQueues("checkpointed")).orElseThrow();
+		assertThat(first.item().checkpoint()).isNull();
+		SavedCheckpoint saved = this.client.checkpoint(first.lease(), Map.of("pages", 40), 120);
+		assertThat(saved.checkpoint().seq()).isEqualTo(1);
+		assertThat(saved.checkpoint().epoch()).isEqualTo(1);
+		assertThat(saved.lease().grantedLength()).hasSeconds(120);
+		assertThatExceptionOfType(EpochMismatch.class)
+			.isThrownBy(() -> this.client.checkpoint(LeaseRef.of(first.lease().id(), 2), Map.of("pages", 99), null));
+		this.client.release(first.lease(), "handing over");
+		assertThatExceptionOfType(LeaseEnded.class)
+			.isThrownBy(() -> this.client.checkpoint(first.lease(), Map.of("pages", 99), null));
+		Claim second = this.client.claim(ClaimRequest.forWorker("w2").withQueues("checkpointed")).orElseThrow();
+		assertThat(second.item().id()).isEqualTo(item.id());
+		assertThat(second.item().checkpoint().seq()).isEqualTo(1);
+		assertThat(second.item().checkpoint().data().path("pages").asInt()).isEqualTo(40);
+	}
+
+	@Test
+	void aFailureCountsAnAttemptAndIsFenced() {
+		Item item = this.client.createItem(NewItem.titled("flaky").withQueue("failing"));
+		Claim claim = this.client.claim(ClaimRequest.forWorker("w").withQueues("failing")).orElseThrow();
+		EndedLease failed = this.client.fail(claim.lease(), Map.of("message", "503 upstream"), null, null);
+		assertThat(failed.lease().outcome()).isEqualTo(LeaseOutcome.FAILED);
+		assertThat(failed.item().attempts()).isEqualTo(1);
+		assertThat(failed.item().id()).isEqualTo(item.id());
+		assertThatExceptionOfType(LeaseEnded.class)
+			.isThrownBy(() -> this.client.fail(claim.lease(), Map.of("message", "again"), null, null));
 	}
 
 	@Test
