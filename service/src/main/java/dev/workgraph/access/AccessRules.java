@@ -111,6 +111,10 @@ class AccessRules {
 			// worker through the calls above.
 			.requestMatchers("/mcp")
 			.hasRole(WORKER)
+			// Creating items: operators, and worker tokens an admin allowed to (in
+			// their queues, never as a child: checked by the item feature).
+			.requestMatchers(HttpMethod.POST, "/items")
+			.hasAnyAuthority("ROLE_" + OPERATOR, Caller.CREATE_ITEMS)
 			// Reads a worker shares with operators (a worker only its own leases and the
 			// items it holds or held: checked by the features).
 			.requestMatchers(HttpMethod.GET, SHARED_READS)
