@@ -33,6 +33,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -91,6 +92,21 @@ class ItemController {
 			return ResponseEntity.ok(item);
 		}
 		return ResponseEntity.created(URI.create("/items/" + item.id())).body(item);
+	}
+
+	/**
+	 * A JSON merge patch (operator): {@code notBefore} set, cleared with null, or left as
+	 * it is when absent. The body is bound by hand to tell absent from null.
+	 */
+	@PatchMapping("/{id}")
+	@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+			content = @Content(schema = @Schema(implementation = PatchItemRequest.class)))
+	ItemView patch(@PathVariable UUID id, @RequestBody ObjectNode body) {
+		PatchItemRequest request = this.bodies.bind(body, PatchItemRequest.class);
+		if (body.has("notBefore")) {
+			this.commands.reschedule(id, NotBefore.parse("notBefore", request.notBefore()));
+		}
+		return view(id);
 	}
 
 	@GetMapping("/{id}")

@@ -98,6 +98,7 @@ class AccessCatalogueTests extends HostileTest {
 					"{\"dependsOn\":\"{leasedItem}\"}"),
 			endpoint("DELETE /items/{id}/dependencies/{dependsOnId}", Access.OPERATOR,
 					"/items/{blockedItem}/dependencies/{item}", null),
+			endpoint("PATCH /items/{id}", Access.OPERATOR, "/items/{item}", "{\"notBefore\":\"2099-01-01T00:00:00Z\"}"),
 			endpoint("POST /items/{id}/cancel", Access.OPERATOR, "/items/{leasedItem}/cancel",
 					"{\"reason\":\"an intruder says so\"}"),
 			// Claims and leases
