@@ -137,6 +137,11 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("PATCH /queues/{name}", Access.OPERATOR, "/queues/default", "{\"paused\":true}"),
 			// The change stream (follow=false: the sample ends instead of streaming on)
 			endpoint("GET /changes", Access.OPERATOR, "/changes?follow=false", null),
+			// Webhooks
+			endpoint("POST /webhooks", Access.ADMIN, "/webhooks", "{\"url\":\"https://hooks.example.com/intruder\"}"),
+			endpoint("GET /webhooks", Access.ADMIN, "/webhooks", null),
+			endpoint("DELETE /webhooks/{id}", Access.ADMIN, "/webhooks/{unknown}", null),
+			endpoint("GET /webhooks/{id}/deliveries", Access.ADMIN, "/webhooks/{unknown}/deliveries", null),
 			// Tokens
 			endpoint("POST /tokens", Access.ADMIN, "/tokens", "{\"name\":\"intruder\",\"role\":\"admin\"}"),
 			endpoint("GET /tokens", Access.ADMIN, "/tokens", null),
