@@ -53,8 +53,8 @@ class AccessRules {
 
 	private static final String ADMIN = "ADMIN";
 
-	/** Token management: admins. */
-	static final String[] ADMIN_PATHS = { "/tokens", "/tokens/**" };
+	/** Token and webhook management: admins. */
+	static final String[] ADMIN_PATHS = { "/tokens", "/tokens/**", "/webhooks", "/webhooks/**" };
 
 	/** Claims and everything done under a lease: workers (POST). */
 	static final String[] WORKER_POSTS = { "/claims", "/claims/batch", "/completions", "/leases/**" };
