@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
@@ -76,6 +77,7 @@ class ItemController {
 	ResponseEntity<ItemView> create(@RequestBody ObjectNode body,
 			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey) {
 		CreateItemRequest request = this.bodies.bind(body, CreateItemRequest.class);
+		Caller.requireMayCreate(Objects.requireNonNullElse(request.queue(), QueueNames.DEFAULT), request.parentId());
 		if (idempotencyKey != null) {
 			String problem = TextRules.problemWith(idempotencyKey);
 			int length = TextRules.codePoints(idempotencyKey);
