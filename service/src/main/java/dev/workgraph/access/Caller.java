@@ -21,13 +21,14 @@ import org.springframework.security.oauth2.core.OAuth2AuthenticatedPrincipal;
  * @param role what it may do
  * @param workerId the worker a worker token acts as, else null
  * @param queues the only queues a worker token may claim from, null for every queue
+ * @param eventNames the only event names an events token may send, null for every name
  */
-public record Caller(UUID tokenId, String name, Role role, String workerId,
-		List<String> queues) implements OAuth2AuthenticatedPrincipal {
+public record Caller(UUID tokenId, String name, Role role, String workerId, List<String> queues,
+		List<String> eventNames) implements OAuth2AuthenticatedPrincipal {
 
 	/** A caller whose claims are not limited to some queues. */
 	public Caller(UUID tokenId, String name, Role role, String workerId) {
-		this(tokenId, name, role, workerId, null);
+		this(tokenId, name, role, workerId, null, null);
 	}
 
 	/** The caller of the request this thread serves, if access control identified one. */
@@ -83,6 +84,17 @@ public record Caller(UUID tokenId, String name, Role role, String workerId,
 					+ ", not from " + String.join(", ", outside));
 		}
 		return requested;
+	}
+
+	/**
+	 * Refuses with 403 {@code forbidden} when the current caller's token may send only
+	 * events of some names and {@code name} is not one of them.
+	 */
+	public static void requireMaySend(String eventName) {
+		List<String> allowed = current().map(Caller::eventNames).orElse(null);
+		if (allowed != null && !allowed.contains(eventName)) {
+			throw new Forbidden("This token may send only events named " + String.join(", ", allowed));
+		}
 	}
 
 	@Override
