@@ -8,7 +8,7 @@
 alter table work_items add column open_waits integer not null default 0
     constraint work_items_open_waits_non_negative check (open_waits >= 0);
 
--- The readiness predicate (V1) with the new blocker. Added NOT VALID and validated apart: the check
+-- The readiness predicate (V1, V36) with the new blocker. Added NOT VALID and validated apart: the check
 -- of existing rows then holds no lock that stops writers.
 alter table work_items drop constraint work_items_ready_has_no_blockers;
 alter table work_items add constraint work_items_ready_has_no_blockers
@@ -19,8 +19,8 @@ alter table work_items validate constraint work_items_ready_has_no_blockers;
 alter table work_items drop constraint work_items_blocked_has_a_blocker;
 alter table work_items add constraint work_items_blocked_has_a_blocker
     check (status <> 'blocked'
-        or unmet_dependencies > 0 or open_children > 0 or open_attention_requests > 0 or open_waits > 0)
-    not valid;
+        or unmet_dependencies > 0 or open_children > 0 or open_attention_requests > 0 or open_waits > 0
+        or not_before is not null) not valid;
 alter table work_items validate constraint work_items_blocked_has_a_blocker;
 
 create table events (

@@ -58,8 +58,8 @@ class AccessRules {
 	/** Events from the outside world: operators and tokens of role events (POST). */
 	static final String[] EVENT_POSTS = { "/events" };
 
-	/** Token management: admins. */
-	static final String[] ADMIN_PATHS = { "/tokens", "/tokens/**" };
+	/** Token and webhook management: admins. */
+	static final String[] ADMIN_PATHS = { "/tokens", "/tokens/**", "/webhooks", "/webhooks/**" };
 
 	/** Claims and everything done under a lease: workers (POST). */
 	static final String[] WORKER_POSTS = { "/claims", "/claims/batch", "/completions", "/leases/**" };
@@ -120,6 +120,10 @@ class AccessRules {
 			// worker through the calls above.
 			.requestMatchers("/mcp")
 			.hasRole(WORKER)
+			// Creating items: operators, and worker tokens an admin allowed to (in
+			// their queues, never as a child: checked by the item feature).
+			.requestMatchers(HttpMethod.POST, "/items")
+			.hasAnyAuthority("ROLE_" + OPERATOR, Caller.CREATE_ITEMS)
 			// Reads a worker shares with operators (a worker only its own leases and the
 			// items it holds or held: checked by the features).
 			.requestMatchers(HttpMethod.GET, SHARED_READS)

@@ -58,6 +58,10 @@ class TokenController {
 		if (role != Role.WORKER && request.queues() != null) {
 			throw new InvalidRequest("queues", "is only for worker tokens");
 		}
+		boolean createItems = Boolean.TRUE.equals(request.createItems());
+		if (role != Role.WORKER && createItems) {
+			throw new InvalidRequest("createItems", "is only for worker tokens (operators and admins create items)");
+		}
 		if (role != Role.EVENTS && request.eventNames() != null) {
 			throw new InvalidRequest("eventNames", "is only for events tokens");
 		}
@@ -65,13 +69,13 @@ class TokenController {
 		List<String> eventNames = (request.eventNames() != null) ? request.eventNames().stream().distinct().toList()
 				: null;
 		String secret = TokenSecrets.newSecret();
-		Tokens.TokenRow row = this.tokens.insert(request.name(), role, request.workerId(), queues, eventNames,
-				TokenSecrets.hash(secret));
+		Tokens.TokenRow row = this.tokens.insert(request.name(), role, request.workerId(), queues, createItems,
+				eventNames, TokenSecrets.hash(secret));
 		log.info("Token {} created for {} (role {}{}) by {}", row.id(), row.name(), role.wire(),
 				(row.workerId() != null) ? ", worker " + row.workerId() : "", Caller.currentName());
 		return ResponseEntity.created(URI.create("/tokens/" + row.id()))
-			.body(new IssuedToken(row.id(), row.name(), row.role(), row.workerId(), row.queues(), row.eventNames(),
-					secret, row.createdAt()));
+			.body(new IssuedToken(row.id(), row.name(), row.role(), row.workerId(), row.queues(), row.createItems(),
+					row.eventNames(), secret, row.createdAt()));
 	}
 
 	@GetMapping
@@ -102,7 +106,7 @@ class TokenController {
 	}
 
 	/** The answer to {@code POST /tokens}: the only time the secret is shown. */
-	record IssuedToken(UUID id, String name, Role role, String workerId, List<String> queues,
+	record IssuedToken(UUID id, String name, Role role, String workerId, List<String> queues, boolean createItems,
 			@JsonInclude(JsonInclude.Include.NON_NULL) List<String> eventNames, String token, Instant createdAt) {
 	}
 
