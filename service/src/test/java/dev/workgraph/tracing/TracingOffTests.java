@@ -29,10 +29,14 @@ class TracingOffTests extends ServiceTest {
 	@Autowired
 	private DataSource dataSource;
 
+	@Autowired
+	private TraceHeaders traceHeaders;
+
 	@Test
 	void nothingOnTheHotPathTraces() {
 		assertThat(this.context.getBeansOfType(Tracer.class)).isEmpty();
 		assertThat(this.spans).isSameAs(LeaseSpans.NONE);
+		assertThat(this.traceHeaders).isSameAs(TraceHeaders.NONE);
 		assertThat(this.dataSource).isExactlyInstanceOf(HikariDataSource.class);
 	}
 

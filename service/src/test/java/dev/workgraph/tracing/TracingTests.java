@@ -6,14 +6,20 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 
+import dev.workgraph.client.Claim;
+import dev.workgraph.client.ClaimRequest;
+import dev.workgraph.client.WorkGraphClient;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Eventually;
 import dev.workgraph.testing.ServiceTest;
 import dev.workgraph.tracing.OtlpReceiver.ReceivedSpan;
+import io.micrometer.tracing.Span;
+import io.micrometer.tracing.Tracer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -27,6 +33,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TracingTests extends ServiceTest {
 
 	private static final OtlpReceiver receiver = OtlpReceiver.start();
+
+	@Autowired
+	private Tracer tracer;
+
+	@Autowired
+	private TraceHeaders traceHeaders;
 
 	@DynamicPropertySource
 	static void exportToTheReceiver(DynamicPropertyRegistry registry) {
@@ -117,6 +129,34 @@ class TracingTests extends ServiceTest {
 		serverSpan(marker);
 
 		assertThat(receiver.spansOf(caller.traceId())).isEmpty();
+	}
+
+	@Test
+	void theJavaClientSendsItsCallersTraceContext() {
+		UUID item = createItem("from the Java client");
+		Traceparent caller = Traceparent.sampled();
+		WorkGraphClient client = WorkGraphClient.builder(this.api.base())
+			.traceparent(() -> caller.header().get("traceparent"))
+			.build();
+
+		Claim claimed = client.claim(ClaimRequest.forWorker("tracer-5")).orElseThrow();
+
+		assertThat(serverSpan(caller).attributes()).containsEntry(LeaseSpans.ITEM, item.toString())
+			.containsEntry(LeaseSpans.LEASE, claimed.lease().id().toString());
+	}
+
+	@Test
+	void theServicesOwnCallsCarryTheCurrentSpansContext() {
+		Span span = this.tracer.nextSpan().name("a tool call").start();
+		try (Tracer.SpanInScope scope = this.tracer.withSpan(span)) {
+			// Sampled: the last flag bit (OpenTelemetry also sets W3C level 2's
+			// random-trace-id bit).
+			assertThat(this.traceHeaders.current().get("traceparent"))
+				.matches("00-" + span.context().traceId() + "-" + span.context().spanId() + "-0[13]");
+		}
+		finally {
+			span.end();
+		}
 	}
 
 	private static ReceivedSpan serverSpan(Traceparent caller) {
