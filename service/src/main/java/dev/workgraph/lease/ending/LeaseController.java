@@ -1,5 +1,6 @@
 package dev.workgraph.lease.ending;
 
+import java.time.Duration;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -77,8 +78,9 @@ class LeaseController {
 	}
 
 	@PostMapping("/release")
-	LeaseAndItem release(@PathVariable UUID leaseId, @Valid @RequestBody EndLeaseRequest request) {
-		return traced(ending(leaseId, () -> this.leases.release(leaseId, request.epoch(), request.reason())));
+	LeaseAndItem release(@PathVariable UUID leaseId, @Valid @RequestBody ReleaseRequest request) {
+		return traced(ending(leaseId, () -> this.leases.release(leaseId, request.epoch(), request.reason(),
+				(request.retryAfterSeconds() != null) ? Duration.ofSeconds(request.retryAfterSeconds()) : null)));
 	}
 
 	@PostMapping("/cancel")
