@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 import dev.workgraph.access.Caller;
 import dev.workgraph.lease.LeaseAndItem;
 import dev.workgraph.lease.LeaseHolders;
+import dev.workgraph.lease.LeaseTraces;
 import dev.workgraph.view.LeaseView;
 import jakarta.validation.Valid;
 
@@ -35,8 +36,11 @@ class LeaseController {
 
 	private final Handoffs handoffs;
 
+	private final LeaseTraces traces;
+
 	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders, Checkpoints checkpoints,
-			Failures failures, Handoffs handoffs) {
+			Failures failures, Handoffs handoffs, LeaseTraces traces) {
+		this.traces = traces;
 		this.failures = failures;
 		this.leases = leases;
 		this.decomposition = decomposition;
@@ -55,26 +59,33 @@ class LeaseController {
 	@PostMapping("/renew")
 	LeaseView renew(@PathVariable UUID leaseId, @Valid @RequestBody RenewRequest request) {
 		this.holders.requireCallerHolds(leaseId);
-		return this.leases.renew(leaseId, request.epoch(), request.leaseSeconds());
+		LeaseView renewed = this.leases.renew(leaseId, request.epoch(), request.leaseSeconds());
+		this.traces.acting(renewed);
+		return renewed;
 	}
 
 	@PostMapping("/complete")
 	LeaseCommands.Completed complete(@PathVariable UUID leaseId, @Valid @RequestBody CompleteRequest request) {
-		return ending(leaseId, () -> (request.claimNext() == null)
+		LeaseCommands.Completed completed = ending(leaseId, () -> (request.claimNext() == null)
 				? LeaseCommands.Completed.alone(this.leases.complete(leaseId, request.epoch(), request.result()))
 				: this.leases.completeAndClaim(leaseId, request.epoch(), request.result(), new NextClaim(
 						Caller.claimableQueues(request.claimNext().queues()), request.claimNext().leaseSeconds())));
+		this.traces.acting(completed.lease());
+		if (completed.next() != null) {
+			completed.next().ifPresent((next) -> this.traces.granted(LeaseTraces.NEXT_CLAIM, next.lease()));
+		}
+		return completed;
 	}
 
 	@PostMapping("/release")
 	LeaseAndItem release(@PathVariable UUID leaseId, @Valid @RequestBody ReleaseRequest request) {
-		return ending(leaseId, () -> this.leases.release(leaseId, request.epoch(), request.reason(),
-				(request.retryAfterSeconds() != null) ? Duration.ofSeconds(request.retryAfterSeconds()) : null));
+		return traced(ending(leaseId, () -> this.leases.release(leaseId, request.epoch(), request.reason(),
+				(request.retryAfterSeconds() != null) ? Duration.ofSeconds(request.retryAfterSeconds()) : null)));
 	}
 
 	@PostMapping("/cancel")
 	LeaseAndItem cancel(@PathVariable UUID leaseId, @Valid @RequestBody EndLeaseRequest request) {
-		return ending(leaseId, () -> this.leases.cancel(leaseId, request.epoch(), request.reason()));
+		return traced(ending(leaseId, () -> this.leases.cancel(leaseId, request.epoch(), request.reason())));
 	}
 
 	@PostMapping("/decompose")
@@ -92,14 +103,16 @@ class LeaseController {
 	@PostMapping("/handoff")
 	ResponseEntity<Handoffs.HandedOff> handoff(@PathVariable UUID leaseId, @Valid @RequestBody HandoffRequest request) {
 		this.holders.requireCallerHolds(leaseId);
-		return ResponseEntity.status(HttpStatus.CREATED)
-			.body(this.handoffs.handOff(leaseId, request.epoch(), request.toWorkerId(), request.reason(),
-					request.leaseSeconds()));
+		Handoffs.HandedOff handedOff = this.handoffs.handOff(leaseId, request.epoch(), request.toWorkerId(),
+				request.reason(), request.leaseSeconds());
+		this.traces.acting(handedOff.ended());
+		this.traces.granted(LeaseTraces.HANDOFF_GRANT, handedOff.lease());
+		return ResponseEntity.status(HttpStatus.CREATED).body(handedOff);
 	}
 
 	@PostMapping("/fail")
 	LeaseAndItem fail(@PathVariable UUID leaseId, @Valid @RequestBody FailRequest request) {
-		return ending(leaseId, () -> this.failures.fail(leaseId, request.epoch(), request));
+		return traced(ending(leaseId, () -> this.failures.fail(leaseId, request.epoch(), request)));
 	}
 
 	@PostMapping("/checkpoints")
@@ -108,6 +121,11 @@ class LeaseController {
 		this.holders.requireCallerHolds(leaseId);
 		return ResponseEntity.status(HttpStatus.CREATED)
 			.body(this.checkpoints.write(leaseId, request.epoch(), request));
+	}
+
+	private LeaseAndItem traced(LeaseAndItem ended) {
+		this.traces.acting(ended.lease());
+		return ended;
 	}
 
 	/**
