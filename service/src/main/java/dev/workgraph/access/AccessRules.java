@@ -111,6 +111,11 @@ class AccessRules {
 			// worker through the calls above.
 			.requestMatchers("/mcp")
 			.hasRole(WORKER)
+			// Workers: the worker stream (docs/worker-stream.md), one connection per
+			// worker
+			// process, opened with the token and acting as it.
+			.requestMatchers(HttpMethod.GET, "/worker-stream")
+			.hasRole(WORKER)
 			// Reads a worker shares with operators (a worker only its own leases and the
 			// items it holds or held: checked by the features).
 			.requestMatchers(HttpMethod.GET, SHARED_READS)
