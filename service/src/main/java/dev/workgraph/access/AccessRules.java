@@ -59,6 +59,9 @@ class AccessRules {
 	/** Claims and everything done under a lease: workers (POST). */
 	static final String[] WORKER_POSTS = { "/claims", "/claims/batch", "/completions", "/leases/**" };
 
+	/** The worker stream (a WebSocket): workers (GET, the upgrade). */
+	static final String WORKER_STREAM = "/worker-stream";
+
 	/** Reads a worker shares with operators (GET). */
 	static final String[] SHARED_READS = { "/leases/*", "/leases/*/fence", "/items/*", "/items/*/leases",
 			"/items/*/checkpoints" };
@@ -114,7 +117,7 @@ class AccessRules {
 			// Workers: the worker stream (docs/worker-stream.md), one connection per
 			// worker
 			// process, opened with the token and acting as it.
-			.requestMatchers(HttpMethod.GET, "/worker-stream")
+			.requestMatchers(HttpMethod.GET, WORKER_STREAM)
 			.hasRole(WORKER)
 			// Reads a worker shares with operators (a worker only its own leases and the
 			// items it holds or held: checked by the features).

@@ -176,6 +176,8 @@ class WorkerThroughRestartsTests {
 			.requestTimeout(Duration.ofSeconds(5))
 			.build();
 		return Worker.builder(own)
+			.stream(false) // HTTP workers through restarts; the stream's are in
+							// WorkerStreamRuntimeTests
 			.workerId(workerId)
 			.handler(handler)
 			.pollBackoff(Backoff.exponential(Duration.ofMillis(100), Duration.ofMillis(500)))
