@@ -53,8 +53,8 @@ class AccessRules {
 
 	private static final String ADMIN = "ADMIN";
 
-	/** Token management: admins. */
-	static final String[] ADMIN_PATHS = { "/tokens", "/tokens/**" };
+	/** Token and webhook management: admins. */
+	static final String[] ADMIN_PATHS = { "/tokens", "/tokens/**", "/webhooks", "/webhooks/**" };
 
 	/** Claims and everything done under a lease: workers (POST). */
 	static final String[] WORKER_POSTS = { "/claims", "/claims/batch", "/completions", "/leases/**" };
@@ -115,10 +115,13 @@ class AccessRules {
 			.requestMatchers("/mcp")
 			.hasRole(WORKER)
 			// Workers: the worker stream (docs/worker-stream.md), one connection per
-			// worker
-			// process, opened with the token and acting as it.
+			// worker process, opened with the token and acting as it.
 			.requestMatchers(HttpMethod.GET, WORKER_STREAM)
 			.hasRole(WORKER)
+			// Creating items: operators, and worker tokens an admin allowed to (in
+			// their queues, never as a child: checked by the item feature).
+			.requestMatchers(HttpMethod.POST, "/items")
+			.hasAnyAuthority("ROLE_" + OPERATOR, Caller.CREATE_ITEMS)
 			// Reads a worker shares with operators (a worker only its own leases and the
 			// items it holds or held: checked by the features).
 			.requestMatchers(HttpMethod.GET, SHARED_READS)

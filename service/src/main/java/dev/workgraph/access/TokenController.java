@@ -57,15 +57,19 @@ class TokenController {
 		if (role != Role.WORKER && request.queues() != null) {
 			throw new InvalidRequest("queues", "is only for worker tokens");
 		}
+		boolean createItems = Boolean.TRUE.equals(request.createItems());
+		if (role != Role.WORKER && createItems) {
+			throw new InvalidRequest("createItems", "is only for worker tokens (operators and admins create items)");
+		}
 		List<String> queues = (request.queues() != null) ? request.queues().stream().distinct().toList() : null;
 		String secret = TokenSecrets.newSecret();
-		Tokens.TokenRow row = this.tokens.insert(request.name(), role, request.workerId(), queues,
+		Tokens.TokenRow row = this.tokens.insert(request.name(), role, request.workerId(), queues, createItems,
 				TokenSecrets.hash(secret));
 		log.info("Token {} created for {} (role {}{}) by {}", row.id(), row.name(), role.wire(),
 				(row.workerId() != null) ? ", worker " + row.workerId() : "", Caller.currentName());
 		return ResponseEntity.created(URI.create("/tokens/" + row.id()))
-			.body(new IssuedToken(row.id(), row.name(), row.role(), row.workerId(), row.queues(), secret,
-					row.createdAt()));
+			.body(new IssuedToken(row.id(), row.name(), row.role(), row.workerId(), row.queues(), row.createItems(),
+					secret, row.createdAt()));
 	}
 
 	@GetMapping
@@ -96,8 +100,8 @@ class TokenController {
 	}
 
 	/** The answer to {@code POST /tokens}: the only time the secret is shown. */
-	record IssuedToken(UUID id, String name, Role role, String workerId, List<String> queues, String token,
-			Instant createdAt) {
+	record IssuedToken(UUID id, String name, Role role, String workerId, List<String> queues, boolean createItems,
+			String token, Instant createdAt) {
 	}
 
 	record TokenList(List<Tokens.TokenRow> tokens) {

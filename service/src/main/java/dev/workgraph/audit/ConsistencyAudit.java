@@ -32,36 +32,39 @@ public class ConsistencyAudit {
 			with facts as (
 			    select w.id, 'item' as source, w.status, w.epoch, w.queue, w.priority, w.ready_since,
 			        w.unmet_dependencies, w.open_children, w.open_attention_requests,
-			        0 as unmet, 0 as open_child, 0 as blocking_request, 0 as open_request, 0 as completion
+			        0 as unmet, 0 as open_child, 0 as blocking_request, 0 as open_request, 0 as completion,
+			        (w.not_before is not null)::int as scheduled
 			    from work_items w
 			    where w.id > :after and w.id <= :upTo
 			    union all
-			    select l.item_id, 'lease', null, l.epoch, l.queue, null, null, null, null, null, 0, 0, 0, 0, 0
+			    select l.item_id, 'lease', null, l.epoch, l.queue, null, null, null, null, null, 0, 0, 0, 0, 0, 0
 			    from leases l
 			    where l.item_id > :after and l.item_id <= :upTo
 			    union all
-			    select r.item_id, 'queued', null, null, r.queue, r.priority, r.ready_since, null, null, null, 0, 0, 0, 0, 0
+			    select r.item_id, 'queued', null, null, r.queue, r.priority, r.ready_since, null, null, null,
+			        0, 0, 0, 0, 0, 0
 			    from ready_items r
 			    where r.item_id > :after and r.item_id <= :upTo
 			    union all
-			    select p.item_id, 'parked', p.status, null, null, null, null, null, null, null, 0, 0, 0, 0, 0
+			    select p.item_id, 'parked', p.status, null, null, null, null, null, null, null, 0, 0, 0, 0, 0, 0
 			    from parked_items p
 			    where p.item_id > :after and p.item_id <= :upTo
 			    union all
-			    select d.item_id, 'unmet', null, null, null, null, null, null, null, null, 1, 0, 0, 0, 0
+			    select d.item_id, 'unmet', null, null, null, null, null, null, null, null, 1, 0, 0, 0, 0, 0
 			    from dependencies d
 			    cross join lateral (select t.status from work_items t where t.id = d.depends_on_id limit 1) t
 			    where d.item_id > :after and d.item_id <= :upTo and t.status <> 'completed'
 			    union all
-			    select k.parent_id, 'child', null, null, null, null, null, null, null, null, 0, 1, 0, 0, 0
+			    select k.parent_id, 'child', null, null, null, null, null, null, null, null, 0, 1, 0, 0, 0, 0
 			    from work_items k
 			    where k.parent_id > :after and k.parent_id <= :upTo and k.status not in ('completed', 'cancelled')
 			    union all
-			    select a.item_id, 'attention', null, null, null, null, null, null, null, null, 0, 0, a.blocking::int, 1, 0
+			    select a.item_id, 'attention', null, null, null, null, null, null, null, null,
+			        0, 0, a.blocking::int, 1, 0, 0
 			    from attention_requests a
 			    where a.item_id > :after and a.item_id <= :upTo and a.status = 'open'
 			    union all
-			    select h.item_id, 'completion', null, null, null, null, null, null, null, null, 0, 0, 0, 0, 1
+			    select h.item_id, 'completion', null, null, null, null, null, null, null, null, 0, 0, 0, 0, 1, 0
 			    from lease_history h
 			    where h.item_id > :after and h.item_id <= :upTo and h.outcome = 'completed'
 			    order by 1
@@ -80,6 +83,7 @@ public class ConsistencyAudit {
 			        sum(blocking_request) as expected_attention,
 			        sum(open_request) as open_requests,
 			        sum(completion) as completed_leases,
+			        sum(scheduled) as scheduled,
 			        max(status) filter (where source = 'parked') as parked_as,
 			        bool_or(source = 'lease') as has_lease,
 			        max(epoch) filter (where source = 'lease') as lease_epoch,
@@ -111,7 +115,8 @@ public class ConsistencyAudit {
 			    union all
 			    select id, 'status is ' || status || ' but the recounted blockers say otherwise' from recount
 			        where status in ('ready', 'blocked')
-			        and (status = 'ready') <> (expected_unmet = 0 and expected_children = 0 and expected_attention = 0)
+			        and (status = 'ready')
+			            <> (expected_unmet = 0 and expected_children = 0 and expected_attention = 0 and scheduled = 0)
 			    union all
 			    select id, 'status is ready but the item is not in the claim queue' from recount
 			        where status = 'ready' and not queued

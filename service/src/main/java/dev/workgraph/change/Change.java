@@ -19,7 +19,7 @@ import com.fasterxml.jackson.annotation.JsonRawValue;
  * @param data the type's own fields, a JSON object
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record Change(long seq, String type, UUID itemId, UUID leaseId, Long epoch, String queue, Instant at,
+public record Change(long seq, String type, UUID itemId, UUID leaseId, Long epoch, String queue, Instant at,
 		@JsonRawValue String data) {
 
 }

@@ -30,7 +30,7 @@ class ChangeFeed implements SmartLifecycle, ChannelSubscriber {
 	private static final Logger log = LoggerFactory.getLogger(ChangeFeed.class);
 
 	/** Where the sequencer announces published changes (payload: the last seq). */
-	static final String CHANNEL = "work_graph_changes";
+	static final String CHANNEL = ChangeTypes.PUBLISHED_CHANNEL;
 
 	/** Changes kept in memory for subscribers that are a little behind. */
 	static final int KEPT = 10_000;

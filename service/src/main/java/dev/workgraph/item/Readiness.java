@@ -1,8 +1,10 @@
 package dev.workgraph.item;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 
 import org.springframework.stereotype.Component;
@@ -51,29 +53,61 @@ public class Readiness {
 	 * ready or blocked. They need not appear in {@code changes}.
 	 */
 	public void adjust(Collection<BlockerDelta> changes, Collection<UUID> leaseEnded) {
-		adjust(changes, leaseEnded, false);
+		adjust(changes, leaseEnded, false, List.of());
 	}
 
 	/**
 	 * Like {@link #adjust(Collection, Collection)} for the reaper: the leases of
 	 * {@code expired} ended by expiring, which also counts towards each item's
-	 * consecutive expirations.
+	 * consecutive expirations; {@code backoffs} schedule the items to be retried later.
 	 */
-	public void adjustAfterExpiry(Collection<BlockerDelta> changes, Collection<UUID> expired) {
-		adjust(changes, expired, true);
+	public void adjustAfterExpiry(Collection<BlockerDelta> changes, Collection<UUID> expired,
+			Collection<NotBefore> backoffs) {
+		adjust(changes, expired, true, backoffs);
 	}
 
-	private void adjust(Collection<BlockerDelta> changes, Collection<UUID> leaseEnded, boolean expiring) {
+	private void adjust(Collection<BlockerDelta> changes, Collection<UUID> leaseEnded, boolean expiring,
+			Collection<NotBefore> schedules) {
 		List<BlockerDelta> deltas = new ArrayList<>(changes);
 		leaseEnded.forEach((itemId) -> deltas.add(BlockerDelta.none(itemId)));
+		schedules.forEach((schedule) -> deltas.add(BlockerDelta.none(schedule.itemId())));
 		if (!deltas.isEmpty()) {
-			this.counters.adjust(deltas, leaseEnded, expiring);
+			this.counters.adjust(deltas, leaseEnded, expiring, schedules);
 		}
 	}
 
 	/** Settles items whose leases the caller has just ended: ready or blocked. */
 	public void settleAfterLeaseEnded(Collection<UUID> itemIds) {
 		adjust(List.of(), itemIds);
+	}
+
+	/**
+	 * Settles items whose leases the caller has just ended, those of {@code schedules}
+	 * with a new notBefore (a back-off, a release's delay): ready, or blocked until then.
+	 */
+	public void settleAfterLeaseEnded(Collection<UUID> itemIds, Collection<NotBefore> schedules) {
+		adjust(List.of(), itemIds, false, schedules);
+	}
+
+	/**
+	 * Sets the notBefore of an item that is neither leased nor terminal (locked by the
+	 * caller): blocked until then, or settled at once when it is null or has come.
+	 */
+	public void reschedule(NotBefore schedule) {
+		adjust(List.of(), List.of(), false, List.of(schedule));
+	}
+
+	/**
+	 * Promotes at most {@code batchSize} scheduled items whose time has come, in one
+	 * transaction of the caller's; returns how many.
+	 */
+	public int promoteDue(int batchSize) {
+		return this.counters.promoteDue(batchSize);
+	}
+
+	/** How long until the next scheduled item is due, if any (negative: overdue). */
+	public Optional<Duration> untilNextDue() {
+		return this.counters.untilNextDue();
 	}
 
 	/**

@@ -48,7 +48,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code {blockedItem}} (depends on {@code {item}}), {@code {leasedItem}} under
  * {@code {lease}} at {@code {epoch}}, held by worker {@code {workerA}}, an open
  * non-blocking attention request {@code {attention}} on that lease, the operator token's
- * id {@code {operatorTokenId}}, and a well-formed id of nothing, {@code {unknown}}.
+ * id {@code {operatorTokenId}}, a disabled webhook {@code {webhook}}, and a well-formed
+ * id of nothing, {@code {unknown}}.
  */
 class AccessCatalogueTests extends HostileTest {
 
@@ -103,6 +104,7 @@ class AccessCatalogueTests extends HostileTest {
 					"{\"dependsOn\":\"{leasedItem}\"}"),
 			endpoint("DELETE /items/{id}/dependencies/{dependsOnId}", Access.OPERATOR,
 					"/items/{blockedItem}/dependencies/{item}", null),
+			endpoint("PATCH /items/{id}", Access.OPERATOR, "/items/{item}", "{\"notBefore\":\"2099-01-01T00:00:00Z\"}"),
 			endpoint("POST /items/{id}/cancel", Access.OPERATOR, "/items/{leasedItem}/cancel",
 					"{\"reason\":\"an intruder says so\"}"),
 			// Claims and leases
@@ -145,6 +147,11 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("* /worker-stream", Access.WORKER, "/worker-stream", null),
 			// The change stream (follow=false: the sample ends instead of streaming on)
 			endpoint("GET /changes", Access.OPERATOR, "/changes?follow=false", null),
+			// Webhooks
+			endpoint("POST /webhooks", Access.ADMIN, "/webhooks", "{\"url\":\"https://hooks.example.com/intruder\"}"),
+			endpoint("GET /webhooks", Access.ADMIN, "/webhooks", null),
+			endpoint("DELETE /webhooks/{id}", Access.ADMIN, "/webhooks/{unknown}", null),
+			endpoint("GET /webhooks/{id}/deliveries", Access.ADMIN, "/webhooks/{webhook}/deliveries", null),
 			// Tokens
 			endpoint("POST /tokens", Access.ADMIN, "/tokens", "{\"name\":\"intruder\",\"role\":\"admin\"}"),
 			endpoint("GET /tokens", Access.ADMIN, "/tokens", null),
@@ -580,6 +587,15 @@ class AccessCatalogueTests extends HostileTest {
 		UUID attention = created(as(holder).post("/leases/" + leaseId(claim) + "/attention-requests",
 				Map.of("epoch", epoch(claim), "question", "which way?", "blocking", false)));
 
+		// A webhook written directly (no host is allowed here), disabled, so that no
+		// dispatcher touches it while the tests compare tables.
+		UUID webhook = UUID.randomUUID();
+		this.jdbc.sql("""
+				insert into webhooks (id, url, secret, cursor, disabled_at, disabled_reason)
+				select :id, 'https://hooks.example.com/catalogue', 'whsec_MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTIz', last_seq,
+				       now(), 'a fixture' from change_counter
+				""").param("id", webhook).update();
+
 		String operatorToken = operator.token();
 		char last = operatorToken.charAt(operatorToken.length() - 1);
 		Map<String, String> values = new LinkedHashMap<>();
@@ -591,6 +607,7 @@ class AccessCatalogueTests extends HostileTest {
 		values.put("{attention}", attention.toString());
 		values.put("{workerA}", workerA);
 		values.put("{operatorTokenId}", operator.id());
+		values.put("{webhook}", webhook.toString());
 		values.put("{unknown}", "01890000-0000-7000-8000-00000000dead");
 		values.put("{adminToken}", ADMIN_TOKEN);
 		values.put("{operatorToken}", operatorToken);

@@ -17,11 +17,12 @@ public final class Database {
 			"access_tokens", "queue_settings");
 
 	/**
-	 * The change outbox, emptied too but left out of the fingerprint: the sequencer moves
-	 * changes from one table to the other on its own schedule. Its counter stays, as in
-	 * production, so seqs never repeat.
+	 * The change outbox and the webhooks, emptied too but left out of the fingerprint:
+	 * the sequencer moves changes from one table to the other, and the webhooks'
+	 * dispatchers move their cursors, on their own schedule. The outbox's counter stays,
+	 * as in production, so seqs never repeat.
 	 */
-	private static final List<String> OUTBOX = List.of("change_pending", "changes");
+	private static final List<String> OUTBOX = List.of("change_pending", "changes", "webhook_deliveries", "webhooks");
 
 	private Database() {
 	}

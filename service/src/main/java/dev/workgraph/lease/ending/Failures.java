@@ -2,6 +2,7 @@ package dev.workgraph.lease.ending;
 
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 import dev.workgraph.lease.Fencing;
 import dev.workgraph.lease.LeaseAndItem;
@@ -10,6 +11,7 @@ import dev.workgraph.lease.LeaseMetrics;
 import dev.workgraph.lease.SystemHolds;
 import dev.workgraph.validation.Json;
 import dev.workgraph.item.BlockerDelta;
+import dev.workgraph.item.NotBefore;
 import dev.workgraph.item.Readiness;
 import dev.workgraph.model.RetryPolicy;
 import dev.workgraph.item.RetryProperties;
@@ -29,8 +31,8 @@ import org.springframework.stereotype.Repository;
 /**
  * {@code POST /leases/{id}/fail} (docs/http-api.md, "Failures and retries"): ends the
  * lease with outcome {@code failed} and its error, counts an attempt, and either returns
- * the item to circulation or, when its attempts are used up or the worker said another
- * would not help, holds it with a blocking system request of kind
+ * the item to circulation after its back-off or, when its attempts are used up or the
+ * worker said another would not help, holds it with a blocking system request of kind
  * {@code retries_exhausted} for a human to decide. One transaction, fenced like every
  * lease mutation: a refused failure writes nothing.
  */
@@ -107,7 +109,10 @@ class Failures {
 				this.readiness.adjust(List.of(BlockerDelta.attentionRequests(itemId, +1)), List.of(itemId));
 			}
 			else {
-				this.readiness.settleAfterLeaseEnded(List.of(itemId));
+				// Attempts left: back to circulation after the back-off (contract: with
+				// jitter).
+				this.readiness.settleAfterLeaseEnded(List.of(itemId), List.of(NotBefore.after(itemId,
+						policy.backoff(counted.attempts(), ThreadLocalRandom.current().nextDouble()))));
 			}
 			return counted.lease();
 		});

@@ -1,5 +1,6 @@
 package dev.workgraph.lease.ending;
 
+import java.time.Duration;
 import java.util.UUID;
 import java.util.function.Supplier;
 
@@ -56,7 +57,7 @@ public class LeaseCalls {
 		return switch (operation) {
 			case "renew" -> Answer.ok(renew(leaseId, this.bodies.bind(body, RenewRequest.class)));
 			case "complete" -> Answer.ok(complete(leaseId, this.bodies.bind(body, CompleteRequest.class)));
-			case "release" -> Answer.ok(release(leaseId, this.bodies.bind(body, EndLeaseRequest.class)));
+			case "release" -> Answer.ok(release(leaseId, this.bodies.bind(body, ReleaseRequest.class)));
 			case "cancel" -> Answer.ok(cancel(leaseId, this.bodies.bind(body, EndLeaseRequest.class)));
 			case "fail" -> Answer.ok(fail(leaseId, this.bodies.bind(body, FailRequest.class)));
 			case "checkpoint" -> new Answer(201, checkpoint(leaseId, this.bodies.bind(body, CheckpointRequest.class)));
@@ -77,8 +78,9 @@ public class LeaseCalls {
 						Caller.claimableQueues(request.claimNext().queues()), request.claimNext().leaseSeconds())));
 	}
 
-	LeaseAndItem release(UUID leaseId, EndLeaseRequest request) {
-		return ending(leaseId, () -> this.leases.release(leaseId, request.epoch(), request.reason()));
+	LeaseAndItem release(UUID leaseId, ReleaseRequest request) {
+		return ending(leaseId, () -> this.leases.release(leaseId, request.epoch(), request.reason(),
+				(request.retryAfterSeconds() != null) ? Duration.ofSeconds(request.retryAfterSeconds()) : null));
 	}
 
 	LeaseAndItem cancel(UUID leaseId, EndLeaseRequest request) {

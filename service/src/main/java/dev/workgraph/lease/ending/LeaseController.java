@@ -59,7 +59,7 @@ class LeaseController {
 	}
 
 	@PostMapping("/release")
-	LeaseAndItem release(@PathVariable UUID leaseId, @Valid @RequestBody EndLeaseRequest request) {
+	LeaseAndItem release(@PathVariable UUID leaseId, @Valid @RequestBody ReleaseRequest request) {
 		return this.calls.release(leaseId, request);
 	}
 

@@ -1,5 +1,6 @@
 package dev.workgraph.lease.ending;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.function.Supplier;
 import dev.workgraph.batching.PerRequest;
 import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.LockedItem;
+import dev.workgraph.item.NotBefore;
 import dev.workgraph.item.Readiness;
 import dev.workgraph.lease.Fencing;
 import dev.workgraph.lease.LeaseMetrics;
@@ -139,7 +141,7 @@ class LeaseEndings {
 		return this.transactions.inTransaction(() -> {
 			LeaseView ended = this.fencing.lockAndEnd(request.leaseId(), request.epoch(), LeaseOutcome.RELEASED,
 					request.reason());
-			this.readiness.settleAfterLeaseEnded(List.of(ended.itemId()));
+			this.readiness.settleAfterLeaseEnded(List.of(ended.itemId()), request.schedule(ended.itemId()));
 			return ended;
 		});
 	}
@@ -162,11 +164,15 @@ class LeaseEndings {
 		List<LeaseView> released = this.batchFencing.releaseAll(going.stream().map(Releasing::leaseId).toList(),
 				going.stream().mapToLong(Releasing::epoch).toArray(), going.stream().map(Releasing::reason).toList());
 		List<UUID> items = new ArrayList<>();
+		List<NotBefore> schedules = new ArrayList<>();
+		Map<UUID, Releasing> byLease = new HashMap<>();
+		going.forEach((request) -> byLease.put(request.leaseId(), request));
 		answerGoing(requests, answers, released, LeaseView::id, (lease) -> {
 			items.add(lease.itemId());
+			schedules.addAll(byLease.get(lease.id()).schedule(lease.itemId()));
 			return lease;
 		});
-		this.readiness.settleAfterLeaseEnded(items);
+		this.readiness.settleAfterLeaseEnded(items, schedules);
 		this.metrics.ended(LeaseOutcome.RELEASED, items.size());
 		return answers;
 	}
@@ -326,8 +332,17 @@ class LeaseEndings {
 	record Completing(UUID leaseId, long epoch, String result) implements LeaseRequest {
 	}
 
-	/** A release request: the lease, the presented epoch, the reason (or null). */
-	record Releasing(UUID leaseId, long epoch, String reason) implements LeaseRequest {
+	/**
+	 * A release request: the lease, the presented epoch, the reason (or null), how long
+	 * the item waits before it may be claimed again (or null).
+	 */
+	record Releasing(UUID leaseId, long epoch, String reason, Duration retryAfter) implements LeaseRequest {
+
+		/** The item's new notBefore, if the release asks for one. */
+		List<NotBefore> schedule(UUID itemId) {
+			return (this.retryAfter != null) ? List.of(NotBefore.after(itemId, this.retryAfter)) : List.of();
+		}
+
 	}
 
 	/** A renewal request: the lease, the presented epoch, the new length. */
