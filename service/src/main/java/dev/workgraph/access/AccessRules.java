@@ -53,6 +53,11 @@ class AccessRules {
 
 	private static final String ADMIN = "ADMIN";
 
+	private static final String EVENTS = "EVENTS";
+
+	/** Events from the outside world: operators and tokens of role events (POST). */
+	static final String[] EVENT_POSTS = { "/events" };
+
 	/** Token and webhook management: admins. */
 	static final String[] ADMIN_PATHS = { "/tokens", "/tokens/**", "/webhooks", "/webhooks/**" };
 
@@ -110,6 +115,10 @@ class AccessRules {
 			// checked by the lease feature).
 			.requestMatchers(HttpMethod.POST, WORKER_POSTS)
 			.hasRole(WORKER)
+			// Events: the systems that send them (only some names, for a scoped token:
+			// checked by the wait feature), and operators.
+			.requestMatchers(HttpMethod.POST, EVENT_POSTS)
+			.hasAnyRole(EVENTS, OPERATOR)
 			// Workers: the MCP server (docs/mcp.md), whose sessions work as the token's
 			// worker through the calls above.
 			.requestMatchers("/mcp")

@@ -58,6 +58,9 @@ final class Refusals {
 		if (matches(path, AccessRules.ADMIN_PATHS)) {
 			return "an admin token";
 		}
+		if (HttpMethod.POST.matches(method) && matches(path, AccessRules.EVENT_POSTS)) {
+			return "an events, operator or admin token";
+		}
 		if (HttpMethod.POST.matches(method) && matches(path, AccessRules.WORKER_POSTS)) {
 			return "a worker token";
 		}

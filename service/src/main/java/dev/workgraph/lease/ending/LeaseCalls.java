@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 import dev.workgraph.access.Caller;
 import dev.workgraph.lease.LeaseAndItem;
 import dev.workgraph.lease.LeaseHolders;
+import dev.workgraph.lease.LeaseTraces;
 import dev.workgraph.problem.ProblemCode;
 import dev.workgraph.problem.RequestRejected;
 import dev.workgraph.view.LeaseView;
@@ -36,8 +37,11 @@ public class LeaseCalls {
 
 	private final RequestBodies bodies;
 
+	private final LeaseTraces traces;
+
 	LeaseCalls(LeaseCommands leases, LeaseHolders holders, Checkpoints checkpoints, Failures failures,
-			RequestBodies bodies) {
+			RequestBodies bodies, LeaseTraces traces) {
+		this.traces = traces;
 		this.leases = leases;
 		this.holders = holders;
 		this.checkpoints = checkpoints;
@@ -68,32 +72,44 @@ public class LeaseCalls {
 
 	LeaseView renew(UUID leaseId, RenewRequest request) {
 		this.holders.requireCallerHolds(leaseId);
-		return this.leases.renew(leaseId, request.epoch(), request.leaseSeconds());
+		LeaseView renewed = this.leases.renew(leaseId, request.epoch(), request.leaseSeconds());
+		this.traces.acting(renewed);
+		return renewed;
 	}
 
 	LeaseCommands.Completed complete(UUID leaseId, CompleteRequest request) {
-		return ending(leaseId, () -> (request.claimNext() == null)
+		LeaseCommands.Completed completed = ending(leaseId, () -> (request.claimNext() == null)
 				? LeaseCommands.Completed.alone(this.leases.complete(leaseId, request.epoch(), request.result()))
 				: this.leases.completeAndClaim(leaseId, request.epoch(), request.result(), new NextClaim(
 						Caller.claimableQueues(request.claimNext().queues()), request.claimNext().leaseSeconds())));
+		this.traces.acting(completed.lease());
+		if (completed.next() != null) {
+			completed.next().ifPresent((next) -> this.traces.granted(LeaseTraces.NEXT_CLAIM, next.lease()));
+		}
+		return completed;
 	}
 
 	LeaseAndItem release(UUID leaseId, ReleaseRequest request) {
-		return ending(leaseId, () -> this.leases.release(leaseId, request.epoch(), request.reason(),
-				(request.retryAfterSeconds() != null) ? Duration.ofSeconds(request.retryAfterSeconds()) : null));
+		return traced(ending(leaseId, () -> this.leases.release(leaseId, request.epoch(), request.reason(),
+				(request.retryAfterSeconds() != null) ? Duration.ofSeconds(request.retryAfterSeconds()) : null)));
 	}
 
 	LeaseAndItem cancel(UUID leaseId, EndLeaseRequest request) {
-		return ending(leaseId, () -> this.leases.cancel(leaseId, request.epoch(), request.reason()));
+		return traced(ending(leaseId, () -> this.leases.cancel(leaseId, request.epoch(), request.reason())));
 	}
 
 	LeaseAndItem fail(UUID leaseId, FailRequest request) {
-		return ending(leaseId, () -> this.failures.fail(leaseId, request.epoch(), request));
+		return traced(ending(leaseId, () -> this.failures.fail(leaseId, request.epoch(), request)));
 	}
 
 	Checkpoints.Written checkpoint(UUID leaseId, CheckpointRequest request) {
 		this.holders.requireCallerHolds(leaseId);
 		return this.checkpoints.write(leaseId, request.epoch(), request);
+	}
+
+	private LeaseAndItem traced(LeaseAndItem ended) {
+		this.traces.acting(ended.lease());
+		return ended;
 	}
 
 	/**

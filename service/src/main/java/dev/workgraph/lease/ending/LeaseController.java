@@ -5,6 +5,7 @@ import java.util.UUID;
 import dev.workgraph.access.Caller;
 import dev.workgraph.lease.LeaseAndItem;
 import dev.workgraph.lease.LeaseHolders;
+import dev.workgraph.lease.LeaseTraces;
 import dev.workgraph.view.LeaseView;
 import jakarta.validation.Valid;
 
@@ -29,11 +30,14 @@ class LeaseController {
 
 	private final Handoffs handoffs;
 
+	private final LeaseTraces traces;
+
 	/** The writes the worker stream makes too, in one place. */
 	private final LeaseCalls calls;
 
 	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders, Handoffs handoffs,
-			LeaseCalls calls) {
+			LeaseTraces traces, LeaseCalls calls) {
+		this.traces = traces;
 		this.leases = leases;
 		this.decomposition = decomposition;
 		this.holders = holders;
@@ -83,9 +87,11 @@ class LeaseController {
 	@PostMapping("/handoff")
 	ResponseEntity<Handoffs.HandedOff> handoff(@PathVariable UUID leaseId, @Valid @RequestBody HandoffRequest request) {
 		this.holders.requireCallerHolds(leaseId);
-		return ResponseEntity.status(HttpStatus.CREATED)
-			.body(this.handoffs.handOff(leaseId, request.epoch(), request.toWorkerId(), request.reason(),
-					request.leaseSeconds()));
+		Handoffs.HandedOff handedOff = this.handoffs.handOff(leaseId, request.epoch(), request.toWorkerId(),
+				request.reason(), request.leaseSeconds());
+		this.traces.acting(handedOff.ended());
+		this.traces.granted(LeaseTraces.HANDOFF_GRANT, handedOff.lease());
+		return ResponseEntity.status(HttpStatus.CREATED).body(handedOff);
 	}
 
 	@PostMapping("/fail")
