@@ -10,16 +10,22 @@ select id, status, parent_id, epoch, priority, queue, unmet_dependencies, open_c
 -- name: INSERT_ITEMS
 with inserted as (
     insert into work_items (id, title, description, priority, queue, metadata, parent_id, status,
-        unmet_dependencies, ready_since, created_by, retry)
+        unmet_dependencies, ready_since, created_by, retry, not_before)
     select n.id, n.title, n.description, n.priority, n.queue, n.metadata::jsonb, :parentId::uuid,
-        case when n.unmet = 0 then 'ready' else 'blocked' end, n.unmet,
-        case when n.unmet = 0 then now() end, :createdBy,
+        case when n.unmet = 0 and n.scheduled is null then 'ready' else 'blocked' end, n.unmet,
+        case when n.unmet = 0 and n.scheduled is null then now() end, :createdBy,
         -- A child that names no policy inherits its parent's.
         coalesce(n.retry::jsonb, (select p.retry from work_items p where p.id = :parentId::uuid),
-            :defaultRetry::jsonb)
-    from unnest(:ids::uuid[], :titles::text[], :descriptions::text[], :priorities::int[], :queues::text[],
-        :metadata::text[], :unmet::int[], :retries::text[])
-        as n(id, title, description, priority, queue, metadata, unmet, retry)
+            :defaultRetry::jsonb),
+        n.scheduled
+    from (
+        select u.*,
+            -- A time that has already come blocks nothing.
+            case when u.not_before > now() then u.not_before end as scheduled
+        from unnest(:ids::uuid[], :titles::text[], :descriptions::text[], :priorities::int[],
+            :queues::text[], :metadata::text[], :unmet::int[], :retries::text[], :notBefore::timestamptz[])
+            as u(id, title, description, priority, queue, metadata, unmet, retry, not_before)
+    ) n
     returning id, queue, priority, ready_since, status
 )
 insert into ready_items (item_id, queue, priority, ready_since)
@@ -46,7 +52,7 @@ with moment as (
 ), cancelled as (
     update work_items
     set status = 'cancelled', closed_at = moment.t, cancel_reason = :reason, cancelled_by = :cancelledBy,
-        ready_since = null, updated_at = moment.t
+        ready_since = null, not_before = null, updated_at = moment.t
     from moment
     where id = any(:ids::uuid[]) and status not in ('completed', 'cancelled')
     returning id, parent_id

@@ -145,11 +145,12 @@ class ManyWorkersTests(LiveTest):
         def handler(lease):
             with lock:
                 handled.append((lease.item.id, lease.worker_id))
-            # Every tenth item outlasts a renewal interval (a third of 3 s).
-            lease.sleep(1.5 if lease.item.metadata["n"] % 10 == 0 else 0.02)
+            # Every tenth item outlasts a renewal interval (a third of 6 s): leases long enough
+            # that a renewal delayed by a loaded machine still arrives in time.
+            lease.sleep(2.5 if lease.item.metadata["n"] % 10 == 0 else 0.02)
             return {"by": lease.worker_id}
 
-        workers = [self.worker(self.worker_client(f"{queue}-w{n}"), queues=[queue], lease_seconds=3)
+        workers = [self.worker(self.worker_client(f"{queue}-w{n}"), queues=[queue], lease_seconds=6)
                    for n in range(32)]
         for worker in workers:
             worker.start(handler)

@@ -17,6 +17,7 @@ if sys.version_info < (3, 11):  # say so plainly, before a 3.11 feature fails ob
 
 from ._http import Call
 from ._lease import LeaseContext
+from .changes import Change, ChangeStream
 from .client import LeaseLike, LeaseRef, WorkGraphClient
 from .failures import (
     AskHuman,
@@ -38,6 +39,7 @@ from .models import (
     CompletedWithNext,
     Completion,
     CompletionResult,
+    CurrentToken,
     Decomposed,
     EndedLease,
     HandedOff,
@@ -46,6 +48,7 @@ from .models import (
     ItemRef,
     ItemStatus,
     Lease,
+    LeaseFence,
     LeaseOutcome,
     NewChild,
     Page,
@@ -99,6 +102,8 @@ __all__ = [
     "Backoff",
     "Blockers",
     "Call",
+    "Change",
+    "ChangeStream",
     "Checkpoint",
     "Cancel",
     "ChildRef",
@@ -106,6 +111,7 @@ __all__ = [
     "CompletedWithNext",
     "Completion",
     "CompletionResult",
+    "CurrentToken",
     "Decomposed",
     "DependencyCycle",
     "EndedLease",
@@ -128,6 +134,7 @@ __all__ = [
     "LeaseContext",
     "LeaseEnded",
     "LeaseExpired",
+    "LeaseFence",
     "LeaseLost",
     "LeaseOutcome",
     "LeaseLike",

@@ -113,11 +113,15 @@ class _Pool:
                 if now - since < _MAX_IDLE_SECONDS:
                     return idle, True
                 idle.close()
+        return self.new_connection(connect_timeout), False
+
+    def new_connection(self, connect_timeout: float) -> http.client.HTTPConnection:
+        """A connection of its own, not yet connected (the pool never sees it)."""
         if self._scheme == "https":
             return http.client.HTTPSConnection(
                 self._host, self._port, timeout=connect_timeout, context=self._ssl_context
-            ), False
-        return http.client.HTTPConnection(self._host, self._port, timeout=connect_timeout), False
+            )
+        return http.client.HTTPConnection(self._host, self._port, timeout=connect_timeout)
 
     def give(self, connection: http.client.HTTPConnection) -> None:
         with self._lock:
@@ -150,6 +154,7 @@ class Transport:
         connect_timeout: float = 5.0,
         ssl_context: ssl.SSLContext | None = None,
         user_agent: str = "workgraph-python",
+        traceparent: Callable[[], str | None] | None = None,
     ) -> None:
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -161,6 +166,7 @@ class Transport:
         self.connect_timeout = connect_timeout
         self.ssl_context = ssl_context
         self.user_agent = user_agent
+        self.traceparent = traceparent
         self._pool = _Pool(parts.scheme, parts.hostname, parts.port, ssl_context)
 
     def with_timeout(self, timeout: float) -> Transport:
@@ -198,6 +204,9 @@ class Transport:
         bearer = self.token() if callable(self.token) else self.token
         if bearer:
             sent_headers["Authorization"] = "Bearer " + bearer
+        trace = self.traceparent() if self.traceparent is not None else None
+        if trace:
+            sent_headers["traceparent"] = trace
         payload = None
         if body is not None:
             payload = json.dumps(body, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()
@@ -220,6 +229,47 @@ class Transport:
                 return response
             raise _rejected(what, response)
         raise AssertionError("unreachable")
+
+    def open_stream(
+        self,
+        target: str,
+        *,
+        query: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        read_timeout: float | None = None,
+    ) -> tuple[http.client.HTTPConnection, http.client.HTTPResponse]:
+        """Opens a ``GET`` whose answer is read as it arrives (server-sent events).
+
+        The connection is its own, never pooled: the caller reads the response and closes
+        the connection. ``read_timeout`` bounds the wait for each read (None: forever).
+        A refusal raises its :class:`WorkGraphError` like :meth:`request`.
+        """
+        url = self._prefix + target
+        present = {k: v for k, v in (query or {}).items() if v is not None}
+        if present:
+            url += "?" + urlencode(present, doseq=True)
+        sent_headers = {"Accept": "text/event-stream, application/problem+json", "User-Agent": self.user_agent}
+        bearer = self.token() if callable(self.token) else self.token
+        if bearer:
+            sent_headers["Authorization"] = "Bearer " + bearer
+        sent_headers.update(headers or {})
+        connection = self._pool.new_connection(self.connect_timeout)
+        try:
+            connection.connect()
+            assert connection.sock is not None
+            connection.sock.settimeout(read_timeout)
+            connection.request("GET", url, headers=sent_headers)
+            answer = connection.getresponse()
+        except (OSError, http.client.HTTPException) as failure:
+            connection.close()
+            raise self._unreachable(f"GET {target}", failure, connection.sock is not None, None) from failure
+        if not 200 <= answer.status < 300:
+            try:
+                response = Response(answer.status, answer.headers, answer.read())
+            finally:
+                connection.close()
+            raise _rejected(f"GET {target}", response)
+        return connection, answer
 
     def _exchange(
         self,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Protocol, TypeVar
 
 from ._http import Call, Token, Transport, path
+from .changes import ChangeStream, stream_query
 from .models import (
     AttentionRequest,
     Checkpoint,
@@ -15,6 +16,7 @@ from .models import (
     CompletedWithNext,
     Completion,
     CompletionResult,
+    CurrentToken,
     Decomposed,
     EndedLease,
     HandedOff,
@@ -22,6 +24,7 @@ from .models import (
     Item,
     ItemRef,
     Lease,
+    LeaseFence,
     NewChild,
     Page,
     QueueStats,
@@ -30,9 +33,19 @@ from .models import (
     TokenRole,
 )
 
-__all__ = ["LeaseLike", "LeaseRef", "WorkGraphClient"]
+__all__ = ["UNCHANGED", "LeaseLike", "LeaseRef", "WorkGraphClient"]
 
 T = TypeVar("T")
+
+
+class _Unchanged:
+    """A field of a partial update that is left as it is (None would clear it)."""
+
+    def __repr__(self) -> str:
+        return "UNCHANGED"
+
+
+UNCHANGED: Any = _Unchanged()
 
 
 class LeaseLike(Protocol):
@@ -66,6 +79,9 @@ class WorkGraphClient:
     >>> client = WorkGraphClient("http://localhost:8080", token=os.environ["WORKGRAPH_TOKEN"])
 
     ``token`` may also be a function, asked before every request (to rotate tokens).
+    ``traceparent``, a function asked before every request on the thread that makes it,
+    returns the caller's W3C trace context (or None): it is sent as ``traceparent``, so the
+    service's spans join the caller's trace.
     ``timeout`` bounds each request's wait for the service (a long-poll claim may wait its
     ``wait_seconds`` longer); ``connect_timeout`` bounds connecting.
     """
@@ -79,9 +95,15 @@ class WorkGraphClient:
         connect_timeout: float = 5.0,
         ssl_context: ssl.SSLContext | None = None,
         transport: Transport | None = None,
+        traceparent: Callable[[], str | None] | None = None,
     ) -> None:
         self._http = transport or Transport(
-            base_url, token=token, timeout=timeout, connect_timeout=connect_timeout, ssl_context=ssl_context
+            base_url,
+            token=token,
+            timeout=timeout,
+            connect_timeout=connect_timeout,
+            ssl_context=ssl_context,
+            traceparent=traceparent,
         )
 
     @property
@@ -199,6 +221,18 @@ class WorkGraphClient:
         answer = self._http.request("GET", path("items", item_id, "leases"), query=query).json()
         return Page([Lease.from_json(entry) for entry in answer["leases"]], answer.get("nextCursor"))
 
+    def list_checkpoints(
+        self, item_id: str, *, limit: int | None = None, cursor: str | None = None
+    ) -> Page[Checkpoint]:
+        """``GET /items/{id}/checkpoints``: one page of the item's checkpoints, newest first."""
+        query = {"limit": limit, "cursor": cursor}
+        answer = self._http.request("GET", path("items", item_id, "checkpoints"), query=query).json()
+        return Page([Checkpoint.from_json(entry) for entry in answer["checkpoints"]], answer.get("nextCursor"))
+
+    def iter_checkpoints(self, item_id: str) -> Iterator[Checkpoint]:
+        """Every checkpoint of the item, newest first, fetched a page at a time."""
+        return self._pages(lambda cursor: self.list_checkpoints(item_id, limit=100, cursor=cursor))
+
     def item_leases(self, item_id: str) -> list[Lease]:
         """The item's whole lease history, oldest first (every page)."""
         return list(self._pages(lambda cursor: self.list_item_leases(item_id, limit=500, cursor=cursor)))
@@ -206,6 +240,20 @@ class WorkGraphClient:
     def list_queues(self) -> list[QueueStats]:
         """``GET /queues``: every queue with open items, with its counts."""
         return [QueueStats.from_json(entry) for entry in self._json("GET", "/queues")["queues"]]
+
+    def get_queue(self, name: str) -> QueueStats:
+        """``GET /queues/{name}``: one queue's counts and settings (any name: an empty queue has zeros)."""
+        return QueueStats.from_json(self._json("GET", path("queues", name)))
+
+    def update_queue(self, name: str, *, paused: bool | None = None, max_active_leases: Any = UNCHANGED) -> QueueStats:
+        """``PATCH /queues/{name}`` (operator): pause or resume it, cap its active leases.
+
+        ``max_active_leases=None`` removes the cap; left out, the cap stays as it is.
+        """
+        body = _fields(paused=paused)
+        if max_active_leases is not UNCHANGED:
+            body["maxActiveLeases"] = max_active_leases
+        return QueueStats.from_json(self._json("PATCH", path("queues", name), body))
 
     # Claims and leases
 
@@ -259,6 +307,11 @@ class WorkGraphClient:
     def get_lease(self, lease_id: str) -> Lease:
         """``GET /leases/{id}``: active or ended (how it ended, after a lost answer)."""
         return Lease.from_json(self._json("GET", path("leases", lease_id)))
+
+    def lease_fence(self, lease_id: str, epoch: int) -> LeaseFence:
+        """``GET /leases/{id}/fence?epoch=``: whether that lease at that epoch still holds its item."""
+        answer = self._http.request("GET", path("leases", lease_id, "fence"), query={"epoch": epoch})
+        return LeaseFence.from_json(answer.json())
 
     def renew(self, lease: LeaseLike, lease_seconds: int | None = None) -> Lease:
         """``POST /leases/{id}/renew``: ``expiresAt`` becomes now + ``lease_seconds`` (None: the service's default)."""
@@ -383,10 +436,32 @@ class WorkGraphClient:
 
     # Tokens (admin)
 
-    def create_token(self, name: str, role: TokenRole | str, worker_id: str | None = None) -> IssuedToken:
-        """``POST /tokens``: its secret is in the answer only. ``worker_id`` for worker tokens."""
-        body = _fields(name=name, role=str(role), workerId=worker_id)
+    def create_token(
+        self,
+        name: str,
+        role: TokenRole | str,
+        worker_id: str | None = None,
+        *,
+        queues: Sequence[str] | None = None,
+        create_items: bool | None = None,
+    ) -> IssuedToken:
+        """``POST /tokens``: its secret is in the answer only.
+
+        ``worker_id`` for worker tokens; ``queues`` limits a worker token's claims (and the items
+        it creates) to those queues; ``create_items`` lets a worker token create items too.
+        """
+        body = _fields(
+            name=name,
+            role=str(role),
+            workerId=worker_id,
+            queues=list(queues) if queues else None,
+            createItems=create_items,
+        )
         return IssuedToken.from_json(self._json("POST", "/tokens", body))
+
+    def current_token(self) -> CurrentToken:
+        """``GET /tokens/current`` (any token): who this client's token is."""
+        return CurrentToken.from_json(self._json("GET", "/tokens/current"))
 
     def list_tokens(self) -> list[TokenInfo]:
         """``GET /tokens``: every token, revoked ones too, never with its secret."""
@@ -395,3 +470,25 @@ class WorkGraphClient:
     def revoke_token(self, token_id: str) -> None:
         """``DELETE /tokens/{id}``: refused from the very next request on every instance."""
         self._http.request("DELETE", path("tokens", token_id))
+
+    # The change stream (operator)
+
+    def changes(
+        self,
+        *,
+        types: Sequence[str] | None = None,
+        queue: str | None = None,
+        item_id: str | None = None,
+        after: int | None = None,
+        follow: bool = True,
+        reconnect: bool = True,
+    ) -> ChangeStream:
+        """``GET /changes``: committed changes as they happen, from ``after`` (a ``seq``) or from now.
+
+        Iterate over the answer; it reconnects after a drop and resumes after the last change
+        it handed out (``stream.last_event_id``), so nothing is lost or repeated. ``follow=False``
+        stops once every stored change after ``after`` was read. ``close()`` ends it from any thread.
+        """
+        return ChangeStream(
+            self._http, stream_query(types, queue, item_id), after=after, follow=follow, reconnect=reconnect
+        )

@@ -26,6 +26,7 @@ __all__ = [
     "CompletedWithNext",
     "Completion",
     "CompletionResult",
+    "CurrentToken",
     "Decomposed",
     "EndedLease",
     "IssuedToken",
@@ -33,6 +34,7 @@ __all__ = [
     "ItemRef",
     "ItemStatus",
     "Lease",
+    "LeaseFence",
     "LeaseOutcome",
     "NewChild",
     "Page",
@@ -488,6 +490,8 @@ class Token:
     created_at: datetime | None
     last_used_at: datetime | None
     revoked_at: datetime | None
+    queues: tuple[str, ...] | None = None
+    create_items: bool = False
 
     @classmethod
     def from_json(cls, json: Mapping[str, Any]) -> Token:
@@ -499,6 +503,8 @@ class Token:
             created_at=_time(json.get("createdAt")),
             last_used_at=_time(json.get("lastUsedAt")),
             revoked_at=_time(json.get("revokedAt")),
+            queues=_names(json.get("queues")),
+            create_items=bool(json.get("createItems", False)),
         )
 
 
@@ -512,6 +518,8 @@ class IssuedToken:
     worker_id: str | None
     token: str = field(repr=False)
     created_at: datetime | None = None
+    queues: tuple[str, ...] | None = None
+    create_items: bool = False
 
     @classmethod
     def from_json(cls, json: Mapping[str, Any]) -> IssuedToken:
@@ -522,6 +530,8 @@ class IssuedToken:
             worker_id=json.get("workerId"),
             token=json["token"],
             created_at=_time(json.get("createdAt")),
+            queues=_names(json.get("queues")),
+            create_items=bool(json.get("createItems", False)),
         )
 
 
@@ -535,6 +545,8 @@ class QueueStats:
     blocked: int
     oldest_ready_since: datetime | None
     oldest_ready_age_seconds: float | None
+    paused: bool = False
+    max_active_leases: int | None = None
 
     @classmethod
     def from_json(cls, json: Mapping[str, Any]) -> QueueStats:
@@ -545,4 +557,46 @@ class QueueStats:
             blocked=json.get("blocked", 0),
             oldest_ready_since=_time(json.get("oldestReadySince")),
             oldest_ready_age_seconds=json.get("oldestReadyAgeSeconds"),
+            paused=bool(json.get("paused", False)),
+            max_active_leases=json.get("maxActiveLeases"),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class CurrentToken:
+    """Who a token is (``GET /tokens/current``); every field None with access control off."""
+
+    id: str | None
+    name: str | None
+    role: TokenRole | str | None
+    worker_id: str | None
+
+    @classmethod
+    def from_json(cls, json: Mapping[str, Any]) -> CurrentToken:
+        return cls(
+            id=json.get("id"),
+            name=json.get("name"),
+            role=_enum(TokenRole, json.get("role")),
+            worker_id=json.get("workerId"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LeaseFence:
+    """Whether a lease at some epoch still holds its item (``GET /leases/{id}/fence``)."""
+
+    live: bool
+    current_epoch: int
+    expires_at: datetime | None
+
+    @classmethod
+    def from_json(cls, json: Mapping[str, Any]) -> LeaseFence:
+        return cls(
+            live=bool(json["live"]),
+            current_epoch=json["currentEpoch"],
+            expires_at=_time(json.get("expiresAt")),
+        )
+
+
+def _names(json: Any) -> tuple[str, ...] | None:
+    return tuple(json) if isinstance(json, list) else None

@@ -38,6 +38,9 @@ class FenceTokens implements LeaseSigner {
 
 	private volatile Signing signing;
 
+	/** Enough for every lease in flight at a few thousand claims a second. */
+	private final RecentTokens recent = new RecentTokens(8192);
+
 	FenceTokens(FenceKeys keys, FenceProperties properties) {
 		this.keys = keys;
 		this.issuer = properties.issuer();
@@ -48,12 +51,23 @@ class FenceTokens implements LeaseSigner {
 	public String fenceToken(LeaseView lease) {
 		Signing current = signing();
 		Instant issued = (lease.renewedAt() != null) ? lease.renewedAt() : lease.acquiredAt();
+		RecentTokens.Signed signed = new RecentTokens.Signed(current.kid(), lease.id(), lease.itemId(), lease.epoch(),
+				lease.workerId(), issued, lease.expiresAt());
+		String token = this.recent.find(signed);
+		if (token == null) {
+			token = sign(current, signed);
+			this.recent.remember(signed, token);
+		}
+		return token;
+	}
+
+	private String sign(Signing current, RecentTokens.Signed lease) {
 		JWTClaimsSet claims = new JWTClaimsSet.Builder().issuer(this.issuer)
 			.subject(lease.itemId().toString())
-			.claim("lid", lease.id().toString())
+			.claim("lid", lease.leaseId().toString())
 			.claim("epoch", lease.epoch())
 			.claim("wid", lease.workerId())
-			.issueTime(Date.from(issued))
+			.issueTime(Date.from(lease.issuedAt()))
 			.expirationTime(Date.from(lease.expiresAt()))
 			.build();
 		SignedJWT token = new SignedJWT(current.header(), claims);

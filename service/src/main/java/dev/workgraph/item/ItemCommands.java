@@ -1,5 +1,6 @@
 package dev.workgraph.item;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -110,7 +111,8 @@ class ItemCommands {
 								: Objects.requireNonNullElse(request.priority(), 0),
 						(parent != null) ? parent.childQueue(request.queue())
 								: Objects.requireNonNullElse(request.queue(), QueueNames.DEFAULT),
-						Json.objectText(request.metadata()), dependsOn, request.retry())));
+						Json.objectText(request.metadata()), dependsOn, request.retry(),
+						NotBefore.parse("notBefore", request.notBefore()))));
 		return id;
 	}
 
@@ -177,6 +179,20 @@ class ItemCommands {
 			List<UUID> subtree = this.cancellation.lockOpenSubtree(itemId);
 			this.items.lockExisting(itemId).requireOpen();
 			this.cancellation.cancelLocked(subtree, reason);
+		});
+	}
+
+	/**
+	 * {@code PATCH /items/{id}}: a new notBefore (null clears it) for an item that is
+	 * neither terminal nor leased; the item settles to blocked until then, or ready.
+	 */
+	void reschedule(UUID itemId, Instant notBefore) {
+		this.transactions.inTransaction(() -> {
+			LockedItem item = this.items.lockExisting(itemId).requireOpen();
+			if (item.status() == ItemStatus.LEASED) {
+				throw new ItemLeased(itemId);
+			}
+			this.readiness.reschedule(NotBefore.at(itemId, notBefore));
 		});
 	}
 

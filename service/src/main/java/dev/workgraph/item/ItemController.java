@@ -4,6 +4,7 @@ import java.net.URI;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
@@ -32,6 +33,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
@@ -75,6 +77,7 @@ class ItemController {
 	ResponseEntity<ItemView> create(@RequestBody ObjectNode body,
 			@RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey) {
 		CreateItemRequest request = this.bodies.bind(body, CreateItemRequest.class);
+		Caller.requireMayCreate(Objects.requireNonNullElse(request.queue(), QueueNames.DEFAULT), request.parentId());
 		if (idempotencyKey != null) {
 			String problem = TextRules.problemWith(idempotencyKey);
 			int length = TextRules.codePoints(idempotencyKey);
@@ -89,6 +92,21 @@ class ItemController {
 			return ResponseEntity.ok(item);
 		}
 		return ResponseEntity.created(URI.create("/items/" + item.id())).body(item);
+	}
+
+	/**
+	 * A JSON merge patch (operator): {@code notBefore} set, cleared with null, or left as
+	 * it is when absent. The body is bound by hand to tell absent from null.
+	 */
+	@PatchMapping("/{id}")
+	@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+			content = @Content(schema = @Schema(implementation = PatchItemRequest.class)))
+	ItemView patch(@PathVariable UUID id, @RequestBody ObjectNode body) {
+		PatchItemRequest request = this.bodies.bind(body, PatchItemRequest.class);
+		if (body.has("notBefore")) {
+			this.commands.reschedule(id, NotBefore.parse("notBefore", request.notBefore()));
+		}
+		return view(id);
 	}
 
 	@GetMapping("/{id}")

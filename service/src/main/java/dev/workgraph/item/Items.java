@@ -33,23 +33,29 @@ class Items {
 			""";
 
 	/**
-	 * Inserts new items; each is ready or blocked by its unmet dependencies (a new item
-	 * has no children and no attention requests yet), and ready ones are enqueued for
-	 * claiming in the same statement.
+	 * Inserts new items; each is ready or blocked by its unmet dependencies or a
+	 * notBefore still to come (a new item has no children and no attention requests yet),
+	 * and ready ones are enqueued for claiming in the same statement.
 	 */
 	static final String INSERT_ITEMS = """
 			with inserted as (
 			    insert into work_items (id, title, description, priority, queue, metadata, parent_id, status,
-			        unmet_dependencies, ready_since, created_by, retry)
+			        unmet_dependencies, ready_since, created_by, retry, not_before)
 			    select n.id, n.title, n.description, n.priority, n.queue, n.metadata::jsonb, :parentId::uuid,
-			        case when n.unmet = 0 then 'ready' else 'blocked' end, n.unmet,
-			        case when n.unmet = 0 then now() end, :createdBy,
+			        case when n.unmet = 0 and n.scheduled is null then 'ready' else 'blocked' end, n.unmet,
+			        case when n.unmet = 0 and n.scheduled is null then now() end, :createdBy,
 			        -- A child that names no policy inherits its parent's.
 			        coalesce(n.retry::jsonb, (select p.retry from work_items p where p.id = :parentId::uuid),
-			            :defaultRetry::jsonb)
-			    from unnest(:ids::uuid[], :titles::text[], :descriptions::text[], :priorities::int[], :queues::text[],
-			        :metadata::text[], :unmet::int[], :retries::text[])
-			        as n(id, title, description, priority, queue, metadata, unmet, retry)
+			            :defaultRetry::jsonb),
+			        n.scheduled
+			    from (
+			        select u.*,
+			            -- A time that has already come blocks nothing.
+			            case when u.not_before > now() then u.not_before end as scheduled
+			        from unnest(:ids::uuid[], :titles::text[], :descriptions::text[], :priorities::int[],
+			            :queues::text[], :metadata::text[], :unmet::int[], :retries::text[], :notBefore::timestamptz[])
+			            as u(id, title, description, priority, queue, metadata, unmet, retry, not_before)
+			    ) n
 			    returning id, queue, priority, ready_since, status
 			)
 			insert into ready_items (item_id, queue, priority, ready_since)
@@ -92,7 +98,7 @@ class Items {
 			), cancelled as (
 			    update work_items
 			    set status = 'cancelled', closed_at = moment.t, cancel_reason = :reason, cancelled_by = :cancelledBy,
-			        ready_since = null, updated_at = moment.t
+			        ready_since = null, not_before = null, updated_at = moment.t
 			    from moment
 			    where id = any(:ids::uuid[]) and status not in ('completed', 'cancelled')
 			    returning id, parent_id
@@ -164,6 +170,7 @@ class Items {
 		List<String> queues = new ArrayList<>();
 		List<String> metadata = new ArrayList<>();
 		List<String> retries = new ArrayList<>();
+		List<String> notBefore = new ArrayList<>();
 		for (int i = 0; i < items.size(); i++) {
 			NewItem item = items.get(i);
 			ids.add(item.id());
@@ -173,6 +180,7 @@ class Items {
 			queues.add(item.queue());
 			metadata.add(item.metadata());
 			retries.add((item.retry() != null) ? item.retry().completedBy(this.retry.policy()).json() : null);
+			notBefore.add((item.notBefore() != null) ? item.notBefore().toString() : null);
 		}
 		this.jdbc.sql(INSERT_ITEMS)
 			.param("ids", SqlArrays.uuids(ids))
@@ -182,6 +190,7 @@ class Items {
 			.param("queues", SqlArrays.texts(queues))
 			.param("metadata", SqlArrays.texts(metadata))
 			.param("retries", SqlArrays.texts(retries))
+			.param("notBefore", SqlArrays.texts(notBefore))
 			.param("defaultRetry", this.retry.policy().json())
 			.param("parentId", parentId)
 			.param("unmet", SqlArrays.ints(unmet))

@@ -1,6 +1,7 @@
 package dev.workgraph.item;
 
 import dev.workgraph.model.RetryPolicy;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
@@ -15,7 +16,9 @@ import java.util.UUID;
  * existing items
  * @param retry its retry policy as given (missing fields take the defaults), or null to
  * take its parent's (or the defaults)
+ * @param notBefore when it may first be claimed, or null (a time that has come blocks
+ * nothing)
  */
 public record NewItem(UUID id, String reference, String title, String description, int priority, String queue,
-		String metadata, List<UUID> dependsOn, RetryPolicy retry) {
+		String metadata, List<UUID> dependsOn, RetryPolicy retry, Instant notBefore) {
 }

@@ -30,6 +30,8 @@ final class ToolCatalogue {
 
 	static final String FAIL_WORK = "fail_work";
 
+	static final String CREATE_ITEM = "create_item";
+
 	/** What every tool that acts on the held item says about losing it. */
 	private static final String LOST = " If you no longer hold the item (your hold expired or it was taken back), "
 			+ "the call fails with an error saying so and changes nothing: stop working on that item, "
@@ -40,7 +42,7 @@ final class ToolCatalogue {
 
 	static List<McpSchema.Tool> tools() {
 		return List.of(claimWork(), getItem(), checkpoint(), completeWork(), releaseWork(), failWork(), askHuman(),
-				decompose());
+				decompose(), createItem());
 	}
 
 	private static McpSchema.Tool claimWork() {
@@ -157,6 +159,32 @@ final class ToolCatalogue {
 								"The children to create (1–1,000)."),
 						"reason", Map.of("type", "string", "description", "Why (at most 2,000 characters)."))),
 				List.of("children"), false);
+	}
+
+	private static McpSchema.Tool createItem() {
+		return tool(CREATE_ITEM, "Create a new work item",
+				"File a new, separate work item for later: follow-up work you noticed that does not belong to the "
+						+ "item you hold (to split the item you hold into parts, use decompose instead). It does not "
+						+ "change what you hold; anyone may claim the new item once it is ready. Only allowed when "
+						+ "your token was issued with the right to create items; otherwise the call is refused and "
+						+ "nothing is created.",
+				properties(Map
+					.of("title", Map.of("type", "string", "description", "What is to be done (1–500 characters)."),
+							"description",
+							Map.of("type", "string", "description",
+									"Everything a worker needs to do it, self-contained."),
+							"queue",
+							Map.of("type", "string", "description",
+									"The queue to put it in (default \"default\"; a token limited to some queues "
+											+ "must name one of them)."),
+							"priority",
+							Map.of("type", "integer", "minimum", -1000, "maximum", 1000, "description",
+									"Higher is taken first (default 0)."),
+							"metadata", Map.of("type", "object", "description", "Structured facts about it."),
+							"dependsOn",
+							Map.of("type", "array", "items", Map.of("type", "string", "format", "uuid"), "description",
+									"Ids of items that must be completed before it may start."))),
+				List.of("title"), false);
 	}
 
 	private static Map<String, Object> properties(Map<String, Object> properties) {

@@ -74,6 +74,7 @@ class WorkTools {
 				case ToolCatalogue.CHECKPOINT -> checkpoint(session, arguments);
 				case ToolCatalogue.ASK_HUMAN -> askHuman(session, arguments);
 				case ToolCatalogue.DECOMPOSE -> decompose(session, arguments);
+				case ToolCatalogue.CREATE_ITEM -> createItem(session, arguments);
 				default -> ToolResults.error("No such tool: " + tool);
 			};
 		}
@@ -193,6 +194,24 @@ class WorkTools {
 		answer.body().path("children").forEach((child) -> children.add(ToolResults.item(child)));
 		return this.results
 			.ok(Map.of("decomposed", true, "item", ToolResults.item(answer.body().path("item")), "children", children));
+	}
+
+	/** Files a separate item; what the session holds does not change. */
+	private McpSchema.CallToolResult createItem(McpSession session, Map<String, Object> arguments) {
+		ServiceCalls.Answer answer = this.calls.post("/items",
+				only(arguments, "title", "description", "queue", "priority", "metadata", "dependsOn"),
+				session.authorization());
+		if (answer.status() == 403) {
+			return ToolResults.error("You may not create this item: " + answer.body().path("detail").asString("")
+					+ ". Nothing was created. An admin grants the right to create items when issuing a worker "
+					+ "token (createItems). To split the item you hold, use decompose; to tell a human about the "
+					+ "work, use ask_human.");
+		}
+		if (!answer.succeeded()) {
+			return this.results.refused(answer);
+		}
+		return this.results
+			.ok(Map.of("created", true, "item", ToolResults.item(answer.body()), "holding", session.held() != null));
 	}
 
 	/**

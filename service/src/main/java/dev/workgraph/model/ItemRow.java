@@ -21,8 +21,9 @@ public record ItemRow(UUID id, String title, String description, int priority, S
 				rs.getString("result"), rs.getLong("epoch"), ItemStatus.fromWire(rs.getString("status")),
 				Rows.instant(rs, "created_at"), Rows.instant(rs, "updated_at"), Rows.instant(rs, "ready_since"),
 				Rows.instant(rs, "closed_at"), rs.getString("cancel_reason"), rs.getString("created_by"),
-				rs.getString("cancelled_by"), new Blockers(rs.getInt("unmet_dependencies"), rs.getInt("open_children"),
-						rs.getInt("open_attention_requests")),
+				rs.getString("cancelled_by"),
+				new Blockers(rs.getInt("unmet_dependencies"), rs.getInt("open_children"),
+						rs.getInt("open_attention_requests"), Rows.instant(rs, "not_before"), rs.getInt("open_waits")),
 				rs.getInt("attempts"), rs.getString("retry"));
 	}
 

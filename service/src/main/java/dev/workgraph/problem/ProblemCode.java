@@ -18,7 +18,7 @@ public enum ProblemCode {
 	METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
 	NOT_ACCEPTABLE(HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),
 	DEPENDENCY_CYCLE(HttpStatus.UNPROCESSABLE_CONTENT, "Dependency cycle"),
-	ITEM_TERMINAL(HttpStatus.CONFLICT, "Item is terminal"),
+	ITEM_TERMINAL(HttpStatus.CONFLICT, "Item is terminal"), ITEM_LEASED(HttpStatus.CONFLICT, "Item is leased"),
 	OPEN_CHILDREN(HttpStatus.CONFLICT, "Item has open children"),
 	UNMET_DEPENDENCIES(HttpStatus.CONFLICT, "Item has unmet dependencies"),
 	LEASE_EXPIRED(HttpStatus.CONFLICT, "Lease expired"), LEASE_ENDED(HttpStatus.CONFLICT, "Lease ended"),

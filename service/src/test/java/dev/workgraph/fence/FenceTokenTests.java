@@ -167,6 +167,29 @@ class FenceTokenTests extends LeaseTestSupport {
 		}
 	}
 
+	@Test
+	void aLeaseStateWrittenAgainIsSignedOnceAndARenewalSignsAnew() {
+		Instant now = Instant.now();
+		LeaseView held = new LeaseView(UUID.randomUUID(), UUID.randomUUID(), "worker-1", 3, now, null,
+				now.plusSeconds(60), true, null, null, null);
+		String token = this.tokens.fenceToken(held);
+		LeaseView ended = new LeaseView(held.id(), held.itemId(), "worker-1", 3, now, null, now.plusSeconds(60), false,
+				now.plusSeconds(5), dev.workgraph.model.LeaseOutcome.COMPLETED, null);
+		assertThat(this.tokens.fenceToken(ended)).as("remembered, not signed again").isSameAs(token);
+		LeaseView renewed = new LeaseView(held.id(), held.itemId(), "worker-1", 3, now, now.plusSeconds(2),
+				now.plusSeconds(62), true, null, null, null);
+		assertThat(this.tokens.fenceToken(renewed)).isNotEqualTo(token);
+	}
+
+	@Test
+	void theClaimAndTheCompletionAnswerTheSameTokenForTheSameLease() throws Exception {
+		createItem("fenced twice");
+		JsonNode claim = claim("worker-1", 120);
+		JsonNode completed = complete(claim, null).body();
+		assertThat(completed.path("lease").path("fenceToken").asString())
+			.isEqualTo(claim.path("lease").path("fenceToken").asString());
+	}
+
 	/**
 	 * One signature per lease view written. The figure is printed (on an idle two-core
 	 * machine, tens to a few hundred microseconds; several times that while other builds

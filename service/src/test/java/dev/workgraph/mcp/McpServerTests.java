@@ -44,7 +44,7 @@ class McpServerTests extends McpTest {
 			List<McpSchema.Tool> tools = model.client().listTools().tools();
 			assertThat(tools).extracting(McpSchema.Tool::name)
 				.containsExactlyInAnyOrder("claim_work", "get_item", "checkpoint", "complete_work", "release_work",
-						"fail_work", "ask_human", "decompose");
+						"fail_work", "ask_human", "decompose", "create_item");
 			assertThat(tools).allSatisfy((tool) -> assertThat(tool.description()).hasSizeGreaterThan(100));
 			assertThat(model.client().getServerInstructions()).contains("claim_work");
 		}
@@ -58,7 +58,7 @@ class McpServerTests extends McpTest {
 		assertThat(output).as(output)
 			.startsWith("exit code 0")
 			.contains("\"claim_work\"", "\"get_item\"", "\"checkpoint\"", "\"complete_work\"", "\"release_work\"",
-					"\"fail_work\"", "\"ask_human\"", "\"decompose\"");
+					"\"fail_work\"", "\"ask_human\"", "\"decompose\"", "\"create_item\"");
 	}
 
 	@Test
@@ -107,6 +107,32 @@ class McpServerTests extends McpTest {
 			.param("id", itemId)
 			.query(String.class)
 			.list()).containsExactly("attention_requested", "completed");
+	}
+
+	@Test
+	void aModelFilesAFollowUpItemOnlyWithATokenAllowedToCreateItems() {
+		UUID itemId = itemIn("Upgrade the parser", "parsing");
+		try (ModelSession model = new ModelSession(this.port, workerToken("plain-model"))) {
+			assertThat(model.error("create_item", Map.of("title", "Fix the lexer too"))).contains("Nothing was created")
+				.contains("createItems");
+		}
+		assertThat(this.jdbc.sql("select count(*) from work_items where title = 'Fix the lexer too'")
+			.query(Long.class)
+			.single()).isZero();
+		Api.Response token = operator().post("/tokens", Map.of("name", "agent filer", "role", "worker", "workerId",
+				"filer", "createItems", true, "queues", List.of("parsing")));
+		assertThat(token.status()).as(token.toString()).isEqualTo(201);
+		try (ModelSession model = new ModelSession(this.port, token.body().path("token").asString())) {
+			model.ok("claim_work", Map.of("queues", List.of("parsing")));
+			JsonNode filed = model.ok("create_item", Map.of("title", "Fix the lexer too", "queue", "parsing",
+					"priority", 3, "dependsOn", List.of(itemId.toString())));
+			assertThat(filed.path("created").asBoolean()).isTrue();
+			assertThat(filed.path("holding").asBoolean()).as("what it holds is untouched").isTrue();
+			assertThat(filed.path("item").path("status").asString()).isEqualTo("blocked");
+			assertThat(statusOf(itemId)).isEqualTo("leased");
+			assertThat(model.error("create_item", Map.of("title", "Elsewhere", "queue", "other")))
+				.contains("Nothing was created");
+		}
 	}
 
 	@Test

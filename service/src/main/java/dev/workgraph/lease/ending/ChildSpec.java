@@ -5,6 +5,7 @@ import java.util.List;
 import dev.workgraph.item.QueueNames;
 import dev.workgraph.model.RetryPolicy;
 import dev.workgraph.validation.CompactJson;
+import io.swagger.v3.oas.annotations.media.Schema;
 import dev.workgraph.validation.Text;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -21,7 +22,9 @@ record ChildSpec(@NotNull @Text(min = 1, max = 100) String key, @NotNull @Text(m
 		@Text(max = 100_000) String description, @Range(min = -1000, max = 1000) Integer priority,
 		@Pattern(regexp = QueueNames.PATTERN, message = QueueNames.MESSAGE) String queue,
 		@CompactJson JsonNode metadata,
-		@Size(max = 1000, message = "must list at most 1000 dependencies") List<@NotNull @Text(min = 1,
-				max = 100) String> dependsOn,
-		@Valid RetryPolicy retry) {
+		@Size(max = 1000,
+				message = "must list at most 1000 dependencies") List<@NotNull @Text(min = 1,
+						max = 100) String> dependsOn,
+		@Valid RetryPolicy retry, @Schema(type = "string", format = "date-time",
+				description = "not claimable before this instant (RFC 3339)") String notBefore) {
 }

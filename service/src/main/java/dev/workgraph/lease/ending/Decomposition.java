@@ -15,6 +15,7 @@ import dev.workgraph.item.DependencyCycleDetected;
 import dev.workgraph.item.ItemCreation;
 import dev.workgraph.item.LockedItem;
 import dev.workgraph.item.NewItem;
+import dev.workgraph.item.NotBefore;
 import dev.workgraph.item.Readiness;
 import dev.workgraph.lease.Fencing;
 import dev.workgraph.model.LeaseOutcome;
@@ -190,7 +191,8 @@ class Decomposition {
 		 */
 		List<NewItem> newItems(List<ChildSpec> children, LockedItem parent) {
 			List<NewItem> items = new ArrayList<>(children.size());
-			for (ChildSpec child : children) {
+			for (int i = 0; i < children.size(); i++) {
+				ChildSpec child = children.get(i);
 				List<UUID> dependsOn = this.targets.get(child.key())
 					.stream()
 					.map((target) -> (target.siblingKey() != null) ? this.ids.get(target.siblingKey())
@@ -198,7 +200,8 @@ class Decomposition {
 					.toList();
 				items.add(new NewItem(this.ids.get(child.key()), child.key(), child.title(), child.description(),
 						parent.childPriority(child.priority()), parent.childQueue(child.queue()),
-						Json.objectText(child.metadata()), dependsOn, child.retry()));
+						Json.objectText(child.metadata()), dependsOn, child.retry(),
+						NotBefore.parse("children[" + i + "].notBefore", child.notBefore())));
 			}
 			return items;
 		}

@@ -2,14 +2,17 @@ package dev.workgraph.lease.ending;
 
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 
 import dev.workgraph.lease.Fencing;
 import dev.workgraph.lease.LeaseAndItem;
 import dev.workgraph.lease.LeaseHistory;
 import dev.workgraph.lease.LeaseMetrics;
+import dev.workgraph.lease.ProgressGuard;
 import dev.workgraph.lease.SystemHolds;
 import dev.workgraph.validation.Json;
 import dev.workgraph.item.BlockerDelta;
+import dev.workgraph.item.NotBefore;
 import dev.workgraph.item.Readiness;
 import dev.workgraph.model.RetryPolicy;
 import dev.workgraph.item.RetryProperties;
@@ -29,8 +32,8 @@ import org.springframework.stereotype.Repository;
 /**
  * {@code POST /leases/{id}/fail} (docs/http-api.md, "Failures and retries"): ends the
  * lease with outcome {@code failed} and its error, counts an attempt, and either returns
- * the item to circulation or, when its attempts are used up or the worker said another
- * would not help, holds it with a blocking system request of kind
+ * the item to circulation after its back-off or, when its attempts are used up or the
+ * worker said another would not help, holds it with a blocking system request of kind
  * {@code retries_exhausted} for a human to decide. One transaction, fenced like every
  * lease mutation: a refused failure writes nothing.
  */
@@ -72,8 +75,11 @@ class Failures {
 
 	private final LeaseMetrics metrics;
 
+	private final ProgressGuard progress;
+
 	Failures(JdbcClient jdbc, Transactions transactions, Fencing fencing, Readiness readiness, SystemHolds holds,
-			RetryProperties retry, ItemViews items, LeaseMetrics metrics) {
+			RetryProperties retry, ItemViews items, LeaseMetrics metrics, ProgressGuard progress) {
+		this.progress = progress;
 		this.jdbc = jdbc;
 		this.transactions = transactions;
 		this.fencing = fencing;
@@ -107,7 +113,14 @@ class Failures {
 				this.readiness.adjust(List.of(BlockerDelta.attentionRequests(itemId, +1)), List.of(itemId));
 			}
 			else {
-				this.readiness.settleAfterLeaseEnded(List.of(itemId));
+				// Attempts left: back to circulation after the back-off (with jitter),
+				// unless its leases have stopped making progress.
+				List<BlockerDelta> held = this.progress.holdStalled(List.of(itemId));
+				this.readiness.settleAfterLeaseEnded(held, List.of(itemId),
+						held.isEmpty()
+								? List.of(NotBefore.after(itemId,
+										policy.backoff(counted.attempts(), ThreadLocalRandom.current().nextDouble())))
+								: List.of());
 			}
 			return counted.lease();
 		});

@@ -3,6 +3,7 @@ package dev.workgraph.lease.ending;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -265,7 +266,15 @@ class LeaseCommands implements UnansweredClaims {
 	 */
 	@Override
 	public LeaseAndItem release(UUID leaseId, long epoch, String reason) {
-		LeaseEndings.Releasing request = new LeaseEndings.Releasing(leaseId, epoch, reason);
+		return release(leaseId, epoch, reason, null);
+	}
+
+	/**
+	 * As {@link #release(UUID, long, String)}; with {@code retryAfter} (null: none) the
+	 * item's notBefore becomes now + retryAfter, in the same transaction.
+	 */
+	LeaseAndItem release(UUID leaseId, long epoch, String reason, Duration retryAfter) {
+		LeaseEndings.Releasing request = new LeaseEndings.Releasing(leaseId, epoch, reason, retryAfter);
 		return this.releases.submit(Lane.RELEASE, request).orThrow();
 	}
 

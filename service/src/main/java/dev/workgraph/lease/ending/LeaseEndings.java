@@ -1,9 +1,12 @@
 package dev.workgraph.lease.ending;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -12,9 +15,11 @@ import java.util.function.Supplier;
 import dev.workgraph.batching.PerRequest;
 import dev.workgraph.item.BlockerDelta;
 import dev.workgraph.item.LockedItem;
+import dev.workgraph.item.NotBefore;
 import dev.workgraph.item.Readiness;
 import dev.workgraph.lease.Fencing;
 import dev.workgraph.lease.LeaseMetrics;
+import dev.workgraph.lease.ProgressGuard;
 import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.problem.Problems;
 import dev.workgraph.problem.RequestRejected;
@@ -53,8 +58,11 @@ class LeaseEndings {
 
 	private final LeaseMetrics metrics;
 
+	private final ProgressGuard progress;
+
 	LeaseEndings(Transactions transactions, Fencing fencing, BatchFencing batchFencing, Readiness readiness,
-			LeaseMetrics metrics) {
+			LeaseMetrics metrics, ProgressGuard progress) {
+		this.progress = progress;
 		this.transactions = transactions;
 		this.fencing = fencing;
 		this.batchFencing = batchFencing;
@@ -139,7 +147,9 @@ class LeaseEndings {
 		return this.transactions.inTransaction(() -> {
 			LeaseView ended = this.fencing.lockAndEnd(request.leaseId(), request.epoch(), LeaseOutcome.RELEASED,
 					request.reason());
-			this.readiness.settleAfterLeaseEnded(List.of(ended.itemId()));
+			List<BlockerDelta> held = this.progress.holdStalled(List.of(ended.itemId()));
+			this.readiness.settleAfterLeaseEnded(held, List.of(ended.itemId()),
+					held.isEmpty() ? request.schedule(ended.itemId()) : List.of());
 			return ended;
 		});
 	}
@@ -162,11 +172,20 @@ class LeaseEndings {
 		List<LeaseView> released = this.batchFencing.releaseAll(going.stream().map(Releasing::leaseId).toList(),
 				going.stream().mapToLong(Releasing::epoch).toArray(), going.stream().map(Releasing::reason).toList());
 		List<UUID> items = new ArrayList<>();
+		List<NotBefore> schedules = new ArrayList<>();
+		Map<UUID, Releasing> byLease = new HashMap<>();
+		going.forEach((request) -> byLease.put(request.leaseId(), request));
 		answerGoing(requests, answers, released, LeaseView::id, (lease) -> {
 			items.add(lease.itemId());
+			schedules.addAll(byLease.get(lease.id()).schedule(lease.itemId()));
 			return lease;
 		});
-		this.readiness.settleAfterLeaseEnded(items);
+		// A held item waits for a human, not for a time.
+		List<BlockerDelta> held = this.progress.holdStalled(items);
+		Set<UUID> heldItems = new HashSet<>();
+		held.forEach((delta) -> heldItems.add(delta.itemId()));
+		schedules.removeIf((schedule) -> heldItems.contains(schedule.itemId()));
+		this.readiness.settleAfterLeaseEnded(held, items, schedules);
 		this.metrics.ended(LeaseOutcome.RELEASED, items.size());
 		return answers;
 	}
@@ -326,8 +345,17 @@ class LeaseEndings {
 	record Completing(UUID leaseId, long epoch, String result) implements LeaseRequest {
 	}
 
-	/** A release request: the lease, the presented epoch, the reason (or null). */
-	record Releasing(UUID leaseId, long epoch, String reason) implements LeaseRequest {
+	/**
+	 * A release request: the lease, the presented epoch, the reason (or null), how long
+	 * the item waits before it may be claimed again (or null).
+	 */
+	record Releasing(UUID leaseId, long epoch, String reason, Duration retryAfter) implements LeaseRequest {
+
+		/** The item's new notBefore, if the release asks for one. */
+		List<NotBefore> schedule(UUID itemId) {
+			return (this.retryAfter != null) ? List.of(NotBefore.after(itemId, this.retryAfter)) : List.of();
+		}
+
 	}
 
 	/** A renewal request: the lease, the presented epoch, the new length. */

@@ -2,17 +2,25 @@ package dev.workgraph.lease.expiry;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
 
 import dev.workgraph.item.BlockerDelta;
+import dev.workgraph.item.NotBefore;
 import dev.workgraph.item.Readiness;
+import dev.workgraph.item.RetryProperties;
 import dev.workgraph.lease.LeaseMetrics;
 import dev.workgraph.lease.LeaseProperties;
+import dev.workgraph.lease.ProgressGuard;
 import dev.workgraph.model.LeaseOutcome;
+import dev.workgraph.model.RetryPolicy;
 import dev.workgraph.sql.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,10 +30,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * Records leases past expiresAt (PostgreSQL's clock) with outcome {@code expired} and
- * returns their items to circulation. Until it runs, an expired lease's item stays
- * {@code leased} and cannot be claimed, so there is never a moment when the old holder's
- * lease is dead and its epoch not yet superseded but the item is granted anew; the next
- * claim increments the epoch, fencing the former holder.
+ * returns their items to circulation; in the same passes, promotes scheduled items whose
+ * {@code notBefore} has come. Until it runs, an expired lease's item stays {@code leased}
+ * and cannot be claimed, so there is never a moment when the old holder's lease is dead
+ * and its epoch not yet superseded but the item is granted anew; the next claim
+ * increments the epoch, fencing the former holder.
  *
  * <p>
  * Passes run at most {@code reaper-interval} apart, and sooner when a lease expires
@@ -66,6 +75,10 @@ public class LeaseReaper implements SmartLifecycle {
 
 	private final LeaseMetrics metrics;
 
+	private final RetryPolicy retryDefaults;
+
+	private final ProgressGuard progress;
+
 	/**
 	 * When something has expired but could not be recorded (its item is locked by a
 	 * worker's write in flight), the next look is this much later rather than at once.
@@ -82,7 +95,10 @@ public class LeaseReaper implements SmartLifecycle {
 	private volatile boolean running;
 
 	LeaseReaper(Transactions transactions, ExpiredLeases expiredLeases, Readiness readiness,
-			List<ExpiryListener> listeners, LeaseProperties properties, LeaseMetrics metrics) {
+			List<ExpiryListener> listeners, LeaseProperties properties, LeaseMetrics metrics, RetryProperties retry,
+			ProgressGuard progress) {
+		this.progress = progress;
+		this.retryDefaults = retry.policy();
 		this.transactions = transactions;
 		this.expiredLeases = expiredLeases;
 		this.readiness = readiness;
@@ -161,9 +177,45 @@ public class LeaseReaper implements SmartLifecycle {
 		}
 		List<BlockerDelta> deltas = new ArrayList<>();
 		this.listeners.forEach((listener) -> deltas.addAll(listener.leasesExpired(expired)));
-		this.readiness.adjustAfterExpiry(deltas, expired.stream().map(ExpiredLease::itemId).toList());
+		// An item a guard holds waits for a human, not for a time; the others back off.
+		Set<UUID> held = new HashSet<>();
+		deltas.stream()
+			.filter((delta) -> delta.openAttentionRequests() > 0)
+			.forEach((delta) -> held.add(delta.itemId()));
+		// One request says enough: the no-progress guard looks only at items no other
+		// guard held.
+		List<BlockerDelta> stalled = this.progress.holdStalled(
+				expired.stream().map(ExpiredLease::itemId).filter((itemId) -> !held.contains(itemId)).toList());
+		stalled.forEach((delta) -> held.add(delta.itemId()));
+		deltas.addAll(stalled);
+		List<NotBefore> backoffs = new ArrayList<>();
+		for (ExpiredLease lease : expired) {
+			if (!held.contains(lease.itemId())) {
+				RetryPolicy policy = RetryPolicy.of(lease.retry(), this.retryDefaults);
+				backoffs.add(NotBefore.after(lease.itemId(),
+						policy.backoff(lease.attempts(), ThreadLocalRandom.current().nextDouble())));
+			}
+		}
+		this.readiness.adjustAfterExpiry(deltas, expired.stream().map(ExpiredLease::itemId).toList(), backoffs);
 		this.metrics.ended(LeaseOutcome.EXPIRED, expired.size());
 		return expired.size();
+	}
+
+	/**
+	 * Promotes every scheduled item whose time has come by now (PostgreSQL's clock),
+	 * batch by batch, each batch a transaction; returns how many this call promoted. Safe
+	 * beside other instances' passes (see {@code Readiness.promoteDue}).
+	 */
+	public int promoteDue() {
+		int total = 0;
+		while (this.running) {
+			int promoted = this.transactions.inTransaction(() -> this.readiness.promoteDue(this.batchSize));
+			total += promoted;
+			if (promoted < this.batchSize) {
+				break;
+			}
+		}
+		return total;
 	}
 
 	@Override
@@ -193,10 +245,12 @@ public class LeaseReaper implements SmartLifecycle {
 		try {
 			long started = System.nanoTime();
 			int recorded = reapExpired();
-			next = this.expiredLeases.untilNextExpiry().map(this::nextPassIn).orElse(this.interval);
-			if (recorded > 0 || log.isTraceEnabled()) {
-				log.debug("Recorded {} expired leases in {} ms; next pass in {} ms", recorded,
-						(System.nanoTime() - started) / 1_000_000, next.toMillis());
+			int promoted = promoteDue();
+			next = min(this.expiredLeases.untilNextExpiry().map(this::nextPassIn).orElse(this.interval),
+					this.readiness.untilNextDue().map(this::nextPassIn).orElse(this.interval));
+			if (recorded > 0 || promoted > 0 || log.isTraceEnabled()) {
+				log.debug("Recorded {} expired leases and promoted {} scheduled items in {} ms; next pass in {} ms",
+						recorded, promoted, (System.nanoTime() - started) / 1_000_000, next.toMillis());
 			}
 		}
 		catch (RuntimeException ex) {
@@ -210,7 +264,7 @@ public class LeaseReaper implements SmartLifecycle {
 		return this.nextPassIn;
 	}
 
-	/** Just after the next expiry, but never later than the interval. */
+	/** Just after the next expiry (or due time), but never later than the interval. */
 	Duration nextPassIn(Duration untilNextExpiry) {
 		if (untilNextExpiry.isNegative() || untilNextExpiry.isZero()) {
 			return min(LOCKED_EXPIRY_RETRY, this.interval);

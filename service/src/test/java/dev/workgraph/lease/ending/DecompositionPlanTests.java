@@ -92,7 +92,7 @@ class DecompositionPlanTests {
 	}
 
 	private static ChildSpec child(String key, String... dependsOn) {
-		return new ChildSpec(key, "child " + key, null, null, null, null, List.of(dependsOn), null);
+		return new ChildSpec(key, "child " + key, null, null, null, null, List.of(dependsOn), null, null);
 	}
 
 }

@@ -64,6 +64,38 @@ class ReaperWakeTests extends LeaseTestSupport {
 		}
 	}
 
+	/**
+	 * A scheduled item is promoted by the other instance's reaper within moments of its
+	 * notBefore (not up to an interval later), with readySince its notBefore.
+	 */
+	@Test
+	void aScheduledItemIsPromotedWithinMomentsOfItsTime() {
+		UUID item = createItem("due between passes", "notBefore", databaseNow().plus(Duration.ofHours(1)).toString());
+		// Due a second after the next pass at the latest, by the database's clock (on a
+		// busy machine the request that created the item may take seconds).
+		java.time.Instant at = this.jdbc.sql("""
+				update work_items set not_before = clock_timestamp() + :millis * interval '1 millisecond'
+				where id = :id returning not_before
+				""")
+			.param("millis", INTERVAL.plusSeconds(1).toMillis())
+			.param("id", item)
+			.query(java.time.OffsetDateTime.class)
+			.single()
+			.toInstant();
+		long deadline = System.nanoTime() + INTERVAL.multipliedBy(4).toNanos();
+		Double late = null;
+		while (late == null && System.nanoTime() < deadline) {
+			late = this.jdbc.sql("""
+					select extract(epoch from clock_timestamp() - ready_since)::float8
+					from work_items where id = :id and status = 'ready'
+					""").param("id", item).query(Double.class).optional().orElse(null);
+			Concurrently.sleep(10);
+		}
+		assertThat(late).as("promoted").isNotNull();
+		assertThat(Duration.ofMillis(Math.round(late * 1000))).isLessThan(Duration.ofMillis(400));
+		assertThat(instant(item(item).path("readySince"))).isEqualTo(at);
+	}
+
 	@Test
 	void theNextPassIsJustAfterTheNextExpiryAndNeverLaterThanTheInterval() {
 		LeaseReaper reaper = reaperInstance.getBean(LeaseReaper.class);
