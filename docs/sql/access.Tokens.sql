@@ -2,12 +2,12 @@
 -- Rendered by StatementsRenderedTests: change the Java, not this file.
 
 -- name: INSERT
-insert into access_tokens (id, name, role, worker_id, queues, create_items, secret_hash)
-values (:id, :name, :role, :workerId, :queues::text[], :createItems, :secretHash)
-returning id, name, role, worker_id, queues, create_items, created_at, last_used_at, revoked_at
+insert into access_tokens (id, name, role, worker_id, queues, create_items, event_names, secret_hash)
+values (:id, :name, :role, :workerId, :queues::text[], :createItems, :eventNames::text[], :secretHash)
+returning id, name, role, worker_id, queues, create_items, event_names, created_at, last_used_at, revoked_at
 
 -- name: FIND_BY_SECRET_HASH
-select id, name, role, worker_id, queues, create_items, revoked_at is not null as revoked,
+select id, name, role, worker_id, queues, create_items, event_names, revoked_at is not null as revoked,
     (last_used_at is null or last_used_at < now() - interval '1 minute') as last_use_stale
 from access_tokens
 where secret_hash = :secretHash
@@ -39,7 +39,7 @@ select pg_terminate_backend(l.pid) from listener_sessions l join pg_stat_activit
 where l.pid = any(cast(:pids as int[])) and a.datname = current_database()
 
 -- name: LIST
-select id, name, role, worker_id, queues, create_items, created_at, last_used_at, revoked_at from access_tokens order by created_at, id
+select id, name, role, worker_id, queues, create_items, event_names, created_at, last_used_at, revoked_at from access_tokens order by created_at, id
 
 -- name: REVOKE
 update access_tokens set revoked_at = coalesce(revoked_at, now()) where id = :id

@@ -6,40 +6,45 @@ with facts as (
     select w.id, 'item' as source, w.status, w.epoch, w.queue, w.priority, w.ready_since,
         w.unmet_dependencies, w.open_children, w.open_attention_requests,
         0 as unmet, 0 as open_child, 0 as blocking_request, 0 as open_request, 0 as completion,
-        (w.not_before is not null)::int as scheduled
+        (w.not_before is not null)::int as scheduled,
+        w.open_waits as stored_waits, 0 as open_wait
     from work_items w
     where w.id > :after and w.id <= :upTo
     union all
-    select l.item_id, 'lease', null, l.epoch, l.queue, null, null, null, null, null, 0, 0, 0, 0, 0, 0
+    select l.item_id, 'lease', null, l.epoch, l.queue, null, null, null, null, null, 0, 0, 0, 0, 0, 0, null, 0
     from leases l
     where l.item_id > :after and l.item_id <= :upTo
     union all
     select r.item_id, 'queued', null, null, r.queue, r.priority, r.ready_since, null, null, null,
-        0, 0, 0, 0, 0, 0
+        0, 0, 0, 0, 0, 0, null, 0
     from ready_items r
     where r.item_id > :after and r.item_id <= :upTo
     union all
-    select p.item_id, 'parked', p.status, null, null, null, null, null, null, null, 0, 0, 0, 0, 0, 0
+    select p.item_id, 'parked', p.status, null, null, null, null, null, null, null, 0, 0, 0, 0, 0, 0, null, 0
     from parked_items p
     where p.item_id > :after and p.item_id <= :upTo
     union all
-    select d.item_id, 'unmet', null, null, null, null, null, null, null, null, 1, 0, 0, 0, 0, 0
+    select d.item_id, 'unmet', null, null, null, null, null, null, null, null, 1, 0, 0, 0, 0, 0, null, 0
     from dependencies d
     cross join lateral (select t.status from work_items t where t.id = d.depends_on_id limit 1) t
     where d.item_id > :after and d.item_id <= :upTo and t.status <> 'completed'
     union all
-    select k.parent_id, 'child', null, null, null, null, null, null, null, null, 0, 1, 0, 0, 0, 0
+    select k.parent_id, 'child', null, null, null, null, null, null, null, null, 0, 1, 0, 0, 0, 0, null, 0
     from work_items k
     where k.parent_id > :after and k.parent_id <= :upTo and k.status not in ('completed', 'cancelled')
     union all
     select a.item_id, 'attention', null, null, null, null, null, null, null, null,
-        0, 0, a.blocking::int, 1, 0, 0
+        0, 0, a.blocking::int, 1, 0, 0, null, 0
     from attention_requests a
     where a.item_id > :after and a.item_id <= :upTo and a.status = 'open'
     union all
-    select h.item_id, 'completion', null, null, null, null, null, null, null, null, 0, 0, 0, 0, 1, 0
+    select h.item_id, 'completion', null, null, null, null, null, null, null, null, 0, 0, 0, 0, 1, 0, null, 0
     from lease_history h
     where h.item_id > :after and h.item_id <= :upTo and h.outcome = 'completed'
+    union all
+    select t.item_id, 'wait', null, null, null, null, null, null, null, null, 0, 0, 0, 0, 0, 0, null, 1
+    from waits t
+    where t.item_id > :after and t.item_id <= :upTo and t.status = 'open'
     order by 1
 ), recount as (
     select id,
@@ -51,6 +56,8 @@ with facts as (
         max(unmet_dependencies) as unmet_dependencies,
         max(open_children) as open_children,
         max(open_attention_requests) as open_attention_requests,
+        max(stored_waits) as open_waits,
+        sum(open_wait) as expected_waits,
         sum(unmet) as expected_unmet,
         sum(open_child) as expected_children,
         sum(blocking_request) as expected_attention,
@@ -77,6 +84,9 @@ with facts as (
     select id, 'openAttentionRequests is ' || open_attention_requests || ' but recounting gives '
         || expected_attention from recount where open_attention_requests <> expected_attention
     union all
+    select id, 'openWaits is ' || open_waits || ' but recounting gives ' || expected_waits
+        from recount where open_waits <> expected_waits
+    union all
     select id, 'status is leased but there is no active lease' from recount
         where status = 'leased' and not has_lease
     union all
@@ -89,7 +99,8 @@ with facts as (
     select id, 'status is ' || status || ' but the recounted blockers say otherwise' from recount
         where status in ('ready', 'blocked')
         and (status = 'ready')
-            <> (expected_unmet = 0 and expected_children = 0 and expected_attention = 0 and scheduled = 0)
+            <> (expected_unmet = 0 and expected_children = 0 and expected_attention = 0 and expected_waits = 0
+                and scheduled = 0)
     union all
     select id, 'status is ready but the item is not in the claim queue' from recount
         where status = 'ready' and not queued
@@ -114,6 +125,9 @@ with facts as (
     union all
     select id, 'cancelled with ' || open_requests || ' open attention requests' from recount
         where status = 'cancelled' and open_requests > 0
+    union all
+    select id, status || ' with ' || expected_waits || ' open waits' from recount
+        where status in ('cancelled', 'completed') and expected_waits > 0
 )
 select id, problem from problems order by id, problem limit :limit
 

@@ -72,7 +72,12 @@ cross join lateral (select
     where a.item_id = i.id) as attention_requests_json,
 (select json_build_object('seq', k.seq, 'itemId', k.item_id, 'leaseId', k.lease_id, 'epoch', k.epoch,
     'workerId', k.worker_id, 'data', k.data::text, 'createdAt', k.created_at)
-    from checkpoints k where k.item_id = i.id order by k.seq desc limit 1) as checkpoint_json
+    from checkpoints k where k.item_id = i.id order by k.seq desc limit 1) as checkpoint_json,
+(select coalesce(json_agg(json_build_object('id', t.id, 'itemId', t.item_id, 'leaseId', t.lease_id, 'epoch', t.epoch,
+    'workerId', t.worker_id, 'event', json_build_object('name', t.event_name, 'key', t.event_key),
+    'status', t.status, 'onTimeout', t.on_timeout, 'timeoutAt', t.timeout_at,
+    'matchedEvent', t.matched_event::text, 'createdAt', t.created_at, 'resolvedAt', t.resolved_at) order by t.created_at, t.id), '[]')
+    from waits t where t.item_id = i.id) as waits_json
 
     from (select c.id) as i(id)) i
 
@@ -150,7 +155,12 @@ cross join lateral (select
     where a.item_id = i.id) as attention_requests_json,
 (select json_build_object('seq', k.seq, 'itemId', k.item_id, 'leaseId', k.lease_id, 'epoch', k.epoch,
     'workerId', k.worker_id, 'data', k.data::text, 'createdAt', k.created_at)
-    from checkpoints k where k.item_id = i.id order by k.seq desc limit 1) as checkpoint_json
+    from checkpoints k where k.item_id = i.id order by k.seq desc limit 1) as checkpoint_json,
+(select coalesce(json_agg(json_build_object('id', t.id, 'itemId', t.item_id, 'leaseId', t.lease_id, 'epoch', t.epoch,
+    'workerId', t.worker_id, 'event', json_build_object('name', t.event_name, 'key', t.event_key),
+    'status', t.status, 'onTimeout', t.on_timeout, 'timeoutAt', t.timeout_at,
+    'matchedEvent', t.matched_event::text, 'createdAt', t.created_at, 'resolvedAt', t.resolved_at) order by t.created_at, t.id), '[]')
+    from waits t where t.item_id = i.id) as waits_json
 
     from (select c.id) as i(id)) i
 
@@ -270,6 +280,11 @@ cross join lateral (select
     where a.item_id = i.id) as attention_requests_json,
 (select json_build_object('seq', k.seq, 'itemId', k.item_id, 'leaseId', k.lease_id, 'epoch', k.epoch,
     'workerId', k.worker_id, 'data', k.data::text, 'createdAt', k.created_at)
-    from checkpoints k where k.item_id = i.id order by k.seq desc limit 1) as checkpoint_json
+    from checkpoints k where k.item_id = i.id order by k.seq desc limit 1) as checkpoint_json,
+(select coalesce(json_agg(json_build_object('id', t.id, 'itemId', t.item_id, 'leaseId', t.lease_id, 'epoch', t.epoch,
+    'workerId', t.worker_id, 'event', json_build_object('name', t.event_name, 'key', t.event_key),
+    'status', t.status, 'onTimeout', t.on_timeout, 'timeoutAt', t.timeout_at,
+    'matchedEvent', t.matched_event::text, 'createdAt', t.created_at, 'resolvedAt', t.resolved_at) order by t.created_at, t.id), '[]')
+    from waits t where t.item_id = i.id) as waits_json
 
     from (select c.id) as i(id)) i

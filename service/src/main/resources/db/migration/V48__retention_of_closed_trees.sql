@@ -74,7 +74,8 @@ begin
         or exists (select 1 from dependencies
                    where (item_id = any(tree)) <> (depends_on_id = any(tree)))
         or exists (select 1 from leases where item_id = any(tree))
-        or exists (select 1 from ready_items where item_id = any(tree)) then
+        or exists (select 1 from ready_items where item_id = any(tree))
+        or exists (select 1 from waits where item_id = any(tree) and status = 'open') then
         return 0;
     end if;
     perform set_config('workgraph.retention_cutoff', cutoff::text, true);
@@ -82,6 +83,7 @@ begin
     delete from lease_history where item_id = any(tree);
     perform set_config('workgraph.retention_cutoff', '', true);
     delete from attention_requests where item_id = any(tree);
+    delete from waits where item_id = any(tree);
     delete from idempotency_keys where item_id = any(tree);
     delete from dependencies where item_id = any(tree);
     delete from parked_items where item_id = any(tree);

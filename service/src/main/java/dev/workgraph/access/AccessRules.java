@@ -53,11 +53,19 @@ class AccessRules {
 
 	private static final String ADMIN = "ADMIN";
 
+	private static final String EVENTS = "EVENTS";
+
+	/** Events from the outside world: operators and tokens of role events (POST). */
+	static final String[] EVENT_POSTS = { "/events" };
+
 	/** Token and webhook management: admins. */
 	static final String[] ADMIN_PATHS = { "/tokens", "/tokens/**", "/webhooks", "/webhooks/**" };
 
 	/** Claims and everything done under a lease: workers (POST). */
 	static final String[] WORKER_POSTS = { "/claims", "/claims/batch", "/completions", "/leases/**" };
+
+	/** The worker stream (a WebSocket): workers (GET, the upgrade). */
+	static final String WORKER_STREAM = "/worker-stream";
 
 	/** Reads a worker shares with operators (GET). */
 	static final String[] SHARED_READS = { "/leases/*", "/leases/*/fence", "/items/*", "/items/*/leases",
@@ -107,9 +115,17 @@ class AccessRules {
 			// checked by the lease feature).
 			.requestMatchers(HttpMethod.POST, WORKER_POSTS)
 			.hasRole(WORKER)
+			// Events: the systems that send them (only some names, for a scoped token:
+			// checked by the wait feature), and operators.
+			.requestMatchers(HttpMethod.POST, EVENT_POSTS)
+			.hasAnyRole(EVENTS, OPERATOR)
 			// Workers: the MCP server (docs/mcp.md), whose sessions work as the token's
 			// worker through the calls above.
 			.requestMatchers("/mcp")
+			.hasRole(WORKER)
+			// Workers: the worker stream (docs/worker-stream.md), one connection per
+			// worker process, opened with the token and acting as it.
+			.requestMatchers(HttpMethod.GET, WORKER_STREAM)
 			.hasRole(WORKER)
 			// Creating items: operators, and worker tokens an admin allowed to (in
 			// their queues, never as a child: checked by the item feature).

@@ -49,7 +49,7 @@ class BootstrapToken implements ApplicationRunner {
 				return null;
 			}
 			String created = TokenSecrets.newSecret();
-			this.tokens.insert(TokenIntrospector.BOOTSTRAP_NAME, Role.ADMIN, null, null, false,
+			this.tokens.insert(TokenIntrospector.BOOTSTRAP_NAME, Role.ADMIN, null, null, false, null,
 					TokenSecrets.hash(created));
 			return created;
 		});

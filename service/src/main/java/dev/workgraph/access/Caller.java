@@ -24,9 +24,10 @@ import org.springframework.security.oauth2.core.OAuth2AuthenticatedPrincipal;
  * @param queues the only queues a worker token may claim from (and create items in), null
  * for every queue
  * @param createItems whether a worker token may also create items
+ * @param eventNames the only event names an events token may send, null for every name
  */
-public record Caller(UUID tokenId, String name, Role role, String workerId, List<String> queues,
-		boolean createItems) implements OAuth2AuthenticatedPrincipal {
+public record Caller(UUID tokenId, String name, Role role, String workerId, List<String> queues, boolean createItems,
+		List<String> eventNames) implements OAuth2AuthenticatedPrincipal {
 
 	/**
 	 * The authority of a worker token that may create items ({@code POST /items}), beside
@@ -39,7 +40,7 @@ public record Caller(UUID tokenId, String name, Role role, String workerId, List
 
 	/** A caller whose claims are not limited to some queues and who creates no items. */
 	public Caller(UUID tokenId, String name, Role role, String workerId) {
-		this(tokenId, name, role, workerId, null, false);
+		this(tokenId, name, role, workerId, null, false, null);
 	}
 
 	/** The caller of the request this thread serves, if access control identified one. */
@@ -95,6 +96,17 @@ public record Caller(UUID tokenId, String name, Role role, String workerId, List
 					+ ", not from " + String.join(", ", outside));
 		}
 		return requested;
+	}
+
+	/**
+	 * Refuses with 403 {@code forbidden} when the current caller's token may send only
+	 * events of some names and {@code eventName} is not one of them.
+	 */
+	public static void requireMaySend(String eventName) {
+		List<String> allowed = current().map(Caller::eventNames).orElse(null);
+		if (allowed != null && !allowed.contains(eventName)) {
+			throw new Forbidden("This token may send only events named " + String.join(", ", allowed));
+		}
 	}
 
 	@Override

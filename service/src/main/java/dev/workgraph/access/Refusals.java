@@ -52,11 +52,14 @@ final class Refusals {
 		if (HttpMethod.GET.matches(method) && "/tokens/current".equals(path)) {
 			return "a token of any role";
 		}
-		if ("/mcp".equals(path)) {
+		if ("/mcp".equals(path) || (HttpMethod.GET.matches(method) && AccessRules.WORKER_STREAM.equals(path))) {
 			return "a worker token";
 		}
 		if (matches(path, AccessRules.ADMIN_PATHS)) {
 			return "an admin token";
+		}
+		if (HttpMethod.POST.matches(method) && matches(path, AccessRules.EVENT_POSTS)) {
+			return "an events, operator or admin token";
 		}
 		if (HttpMethod.POST.matches(method) && matches(path, AccessRules.WORKER_POSTS)) {
 			return "a worker token";

@@ -18,7 +18,12 @@ public enum Role {
 	 */
 	OPERATOR,
 	/** An operator who also manages tokens. */
-	ADMIN;
+	ADMIN,
+	/**
+	 * A system that sends events ({@code POST /events}), perhaps only of some names, and
+	 * does nothing else.
+	 */
+	EVENTS;
 
 	@JsonValue
 	public String wire() {
@@ -36,12 +41,15 @@ public enum Role {
 			case WORKER -> WORKER_AUTHORITIES;
 			case OPERATOR -> OPERATOR_AUTHORITIES;
 			case ADMIN -> ADMIN_AUTHORITIES;
+			case EVENTS -> EVENTS_AUTHORITIES;
 		};
 	}
 
 	private static final List<GrantedAuthority> WORKER_AUTHORITIES = List.of(authority("WORKER"));
 
 	private static final List<GrantedAuthority> OPERATOR_AUTHORITIES = List.of(authority("OPERATOR"));
+
+	private static final List<GrantedAuthority> EVENTS_AUTHORITIES = List.of(authority("EVENTS"));
 
 	private static final List<GrantedAuthority> ADMIN_AUTHORITIES = List.of(authority("ADMIN"), authority("OPERATOR"));
 

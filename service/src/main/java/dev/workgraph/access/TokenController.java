@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.workgraph.problem.InvalidRequest;
 import jakarta.validation.Valid;
 import org.slf4j.Logger;
@@ -46,7 +47,7 @@ class TokenController {
 			role = Role.fromWire(request.role());
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidRequest("role", "must be one of worker, operator, admin");
+			throw new InvalidRequest("role", "must be one of worker, operator, admin, events");
 		}
 		if (role == Role.WORKER && request.workerId() == null) {
 			throw new InvalidRequest("workerId", "is required for a worker token");
@@ -61,15 +62,20 @@ class TokenController {
 		if (role != Role.WORKER && createItems) {
 			throw new InvalidRequest("createItems", "is only for worker tokens (operators and admins create items)");
 		}
+		if (role != Role.EVENTS && request.eventNames() != null) {
+			throw new InvalidRequest("eventNames", "is only for events tokens");
+		}
 		List<String> queues = (request.queues() != null) ? request.queues().stream().distinct().toList() : null;
+		List<String> eventNames = (request.eventNames() != null) ? request.eventNames().stream().distinct().toList()
+				: null;
 		String secret = TokenSecrets.newSecret();
 		Tokens.TokenRow row = this.tokens.insert(request.name(), role, request.workerId(), queues, createItems,
-				TokenSecrets.hash(secret));
+				eventNames, TokenSecrets.hash(secret));
 		log.info("Token {} created for {} (role {}{}) by {}", row.id(), row.name(), role.wire(),
 				(row.workerId() != null) ? ", worker " + row.workerId() : "", Caller.currentName());
 		return ResponseEntity.created(URI.create("/tokens/" + row.id()))
 			.body(new IssuedToken(row.id(), row.name(), row.role(), row.workerId(), row.queues(), row.createItems(),
-					secret, row.createdAt()));
+					row.eventNames(), secret, row.createdAt()));
 	}
 
 	@GetMapping
@@ -101,7 +107,7 @@ class TokenController {
 
 	/** The answer to {@code POST /tokens}: the only time the secret is shown. */
 	record IssuedToken(UUID id, String name, Role role, String workerId, List<String> queues, boolean createItems,
-			String token, Instant createdAt) {
+			@JsonInclude(JsonInclude.Include.NON_NULL) List<String> eventNames, String token, Instant createdAt) {
 	}
 
 	record TokenList(List<Tokens.TokenRow> tokens) {

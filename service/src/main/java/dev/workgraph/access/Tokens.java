@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.workgraph.model.Rows;
 import dev.workgraph.sql.ListenerSessions;
 import dev.workgraph.sql.SqlArrays;
@@ -19,11 +20,11 @@ import org.springframework.stereotype.Repository;
 @Repository
 class Tokens {
 
-	static final String TOKEN_COLUMNS = "id, name, role, worker_id, queues, create_items, created_at, last_used_at, revoked_at";
+	static final String TOKEN_COLUMNS = "id, name, role, worker_id, queues, create_items, event_names, created_at, last_used_at, revoked_at";
 
 	static final String INSERT = """
-			insert into access_tokens (id, name, role, worker_id, queues, create_items, secret_hash)
-			values (:id, :name, :role, :workerId, :queues::text[], :createItems, :secretHash)
+			insert into access_tokens (id, name, role, worker_id, queues, create_items, event_names, secret_hash)
+			values (:id, :name, :role, :workerId, :queues::text[], :createItems, :eventNames::text[], :secretHash)
 			returning %s
 			""".formatted(TOKEN_COLUMNS);
 
@@ -32,7 +33,7 @@ class Tokens {
 	 * PostgreSQL's clock, like every time in the service).
 	 */
 	static final String FIND_BY_SECRET_HASH = """
-			select id, name, role, worker_id, queues, create_items, revoked_at is not null as revoked,
+			select id, name, role, worker_id, queues, create_items, event_names, revoked_at is not null as revoked,
 			    (last_used_at is null or last_used_at < now() - interval '1 minute') as last_use_stale
 			from access_tokens
 			where secret_hash = :secretHash
@@ -97,7 +98,7 @@ class Tokens {
 	}
 
 	TokenRow insert(String name, Role role, String workerId, List<String> queues, boolean createItems,
-			byte[] secretHash) {
+			List<String> eventNames, byte[] secretHash) {
 		return this.jdbc.sql(INSERT)
 			.param("id", dev.workgraph.sql.Uuid7.next())
 			.param("name", name)
@@ -105,6 +106,7 @@ class Tokens {
 			.param("workerId", workerId)
 			.param("queues", (queues != null) ? SqlArrays.texts(queues) : null)
 			.param("createItems", createItems)
+			.param("eventNames", (eventNames != null) ? SqlArrays.texts(eventNames) : null)
 			.param("secretHash", secretHash)
 			.query(Tokens::row)
 			.single();
@@ -113,10 +115,12 @@ class Tokens {
 	Optional<Presented> findBySecretHash(byte[] secretHash) {
 		return this.jdbc.sql(FIND_BY_SECRET_HASH)
 			.param("secretHash", secretHash)
-			.query((rs, n) -> new Presented(
-					new Caller(Rows.uuid(rs, "id"), rs.getString("name"), Role.fromWire(rs.getString("role")),
-							rs.getString("worker_id"), queues(rs), rs.getBoolean("create_items")),
-					rs.getBoolean("revoked"), rs.getBoolean("last_use_stale")))
+			.query((rs,
+					n) -> new Presented(
+							new Caller(Rows.uuid(rs, "id"), rs.getString("name"), Role.fromWire(rs.getString("role")),
+									rs.getString("worker_id"), queues(rs), rs.getBoolean("create_items"),
+									texts(rs, "event_names")),
+							rs.getBoolean("revoked"), rs.getBoolean("last_use_stale")))
 			.optional();
 	}
 
@@ -181,13 +185,17 @@ class Tokens {
 
 	private static TokenRow row(java.sql.ResultSet rs, int n) throws java.sql.SQLException {
 		return new TokenRow(Rows.uuid(rs, "id"), rs.getString("name"), Role.fromWire(rs.getString("role")),
-				rs.getString("worker_id"), queues(rs), rs.getBoolean("create_items"), Rows.instant(rs, "created_at"),
-				Rows.instant(rs, "last_used_at"), Rows.instant(rs, "revoked_at"));
+				rs.getString("worker_id"), queues(rs), rs.getBoolean("create_items"), texts(rs, "event_names"),
+				Rows.instant(rs, "created_at"), Rows.instant(rs, "last_used_at"), Rows.instant(rs, "revoked_at"));
 	}
 
 	private static List<String> queues(java.sql.ResultSet rs) throws java.sql.SQLException {
-		java.sql.Array queues = rs.getArray("queues");
-		return (queues != null) ? List.of((String[]) queues.getArray()) : null;
+		return texts(rs, "queues");
+	}
+
+	private static List<String> texts(java.sql.ResultSet rs, String column) throws java.sql.SQLException {
+		java.sql.Array texts = rs.getArray(column);
+		return (texts != null) ? List.of((String[]) texts.getArray()) : null;
 	}
 
 	/**
@@ -199,7 +207,8 @@ class Tokens {
 
 	/** A token as listed: never its secret, which is not stored. */
 	record TokenRow(UUID id, String name, Role role, String workerId, List<String> queues, boolean createItems,
-			Instant createdAt, Instant lastUsedAt, Instant revokedAt) {
+			@JsonInclude(JsonInclude.Include.NON_NULL) List<String> eventNames, Instant createdAt, Instant lastUsedAt,
+			Instant revokedAt) {
 	}
 
 	/**

@@ -30,9 +30,10 @@ class BlockerCounters {
 
 	static final String ADJUST_BLOCKERS = """
 			with delta as (
-			    select id, sum(unmet)::int as unmet, sum(children)::int as children, sum(attention)::int as attention
-			    from unnest(:ids::uuid[], :unmet::int[], :children::int[], :attention::int[])
-			        as d(id, unmet, children, attention)
+			    select id, sum(unmet)::int as unmet, sum(children)::int as children, sum(attention)::int as attention,
+			        sum(waits)::int as waits
+			    from unnest(:ids::uuid[], :unmet::int[], :children::int[], :attention::int[], :waits::int[])
+			        as d(id, unmet, children, attention, waits)
 			    group by id
 			), lease_ended as (
 			    -- A join, not "id = any(array)": the reaper settles a thousand items at once,
@@ -53,6 +54,7 @@ class BlockerCounters {
 			        w.unmet_dependencies + d.unmet as unmet,
 			        w.open_children + d.children as children,
 			        w.open_attention_requests + d.attention as attention,
+			        w.open_waits + d.waits as waits,
 			        w.consecutive_expirations + coalesce(e.expired, 0) as consecutive_expirations,
 			        -- An expiry is an attempt, as a failure is (counted where it is recorded).
 			        w.attempts + coalesce(e.expired, 0) as attempts,
@@ -67,7 +69,8 @@ class BlockerCounters {
 			    select n.*, case
 			        when n.old_status in ('completed', 'cancelled') then n.old_status
 			        when n.leased then 'leased'
-			        when n.unmet = 0 and n.children = 0 and n.attention = 0 and n.not_before is null then 'ready'
+			        when n.unmet = 0 and n.children = 0 and n.attention = 0 and n.waits = 0 and n.not_before is null
+			            then 'ready'
 			        else 'blocked' end as status
 			    from next n
 			), updated as (
@@ -75,6 +78,7 @@ class BlockerCounters {
 			    set unmet_dependencies = s.unmet,
 			        open_children = s.children,
 			        open_attention_requests = s.attention,
+			        open_waits = s.waits,
 			        consecutive_expirations = s.consecutive_expirations,
 			        attempts = s.attempts,
 			        status = s.status,
@@ -88,8 +92,8 @@ class BlockerCounters {
 			), entered as (
 			    insert into ready_items (item_id, queue, priority, ready_since, preferred_worker_id)
 			    select u.id, u.queue, u.priority, u.ready_since,
-			        -- Continuity: the worker whose lease ended with a question is preferred for a while.
-			        (select case when h.outcome = 'attention_requested' then h.worker_id end
+			        -- Continuity: the worker whose lease ended with a question or a wait is preferred for a while.
+			        (select case when h.outcome in ('attention_requested', 'waiting') then h.worker_id end
 			         from lease_history h where h.item_id = u.id order by h.epoch desc limit 1)
 			    from updated u
 			    where u.status = 'ready' and u.old_status <> 'ready'
@@ -122,16 +126,16 @@ class BlockerCounters {
 			    update work_items w
 			    set not_before = null,
 			        status = case when w.unmet_dependencies = 0 and w.open_children = 0
-			            and w.open_attention_requests = 0 then 'ready' else w.status end,
+			            and w.open_attention_requests = 0 and w.open_waits = 0 then 'ready' else w.status end,
 			        ready_since = case when w.unmet_dependencies = 0 and w.open_children = 0
-			            and w.open_attention_requests = 0 then w.not_before end,
+			            and w.open_attention_requests = 0 and w.open_waits = 0 then w.not_before end,
 			        updated_at = now()
 			    where w.id = any(array(select d.id from due d)) and w.not_before <= now()
 			    returning w.id, w.queue, w.priority, w.ready_since, w.status
 			), entered as (
 			    insert into ready_items (item_id, queue, priority, ready_since, preferred_worker_id)
 			    select p.id, p.queue, p.priority, p.ready_since,
-			        (select case when h.outcome = 'attention_requested' then h.worker_id end
+			        (select case when h.outcome in ('attention_requested', 'waiting') then h.worker_id end
 			         from lease_history h where h.item_id = p.id order by h.epoch desc limit 1)
 			    from promoted p
 			    where p.status = 'ready'
@@ -168,12 +172,14 @@ class BlockerCounters {
 		int[] unmet = new int[deltas.size()];
 		int[] children = new int[deltas.size()];
 		int[] attention = new int[deltas.size()];
+		int[] waits = new int[deltas.size()];
 		for (int i = 0; i < deltas.size(); i++) {
 			BlockerDelta delta = deltas.get(i);
 			ids.add(delta.itemId());
 			unmet[i] = delta.unmetDependencies();
 			children[i] = delta.openChildren();
 			attention[i] = delta.openAttentionRequests();
+			waits[i] = delta.openWaits();
 		}
 		List<UUID> scheduled = new ArrayList<>(schedules.size());
 		List<String> at = new ArrayList<>(schedules.size());
@@ -188,6 +194,7 @@ class BlockerCounters {
 			.param("unmet", SqlArrays.ints(unmet))
 			.param("children", SqlArrays.ints(children))
 			.param("attention", SqlArrays.ints(attention))
+			.param("waits", SqlArrays.ints(waits))
 			.param("leaseEnded", SqlArrays.uuids(leaseEnded))
 			.param("expired", SqlArrays.ints(expired))
 			.param("scheduled", SqlArrays.uuids(scheduled))

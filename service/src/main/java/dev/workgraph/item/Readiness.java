@@ -12,12 +12,13 @@ import org.springframework.stereotype.Component;
 /**
  * The one place where an item's status follows from its blockers. Every change that can
  * block or unblock items (an edge added or removed, a child created or closed, a
- * dependency completed, an attention request opened or resolved, a lease ended) goes
- * through {@link #adjust}, in the same transaction as the change.
+ * dependency completed, an attention request opened or resolved, a wait registered or
+ * ended, a lease ended) goes through {@link #adjust}, in the same transaction as the
+ * change.
  *
  * <p>
  * The predicate (docs/http-api.md, "Statuses and readiness"): an item that is neither
- * terminal nor leased is {@code ready} exactly when all three counters are zero, else
+ * terminal nor leased is {@code ready} exactly when all its counters are zero, else
  * {@code blocked}. A {@code leased} item stays leased (blockers added during a lease
  * count when it ends) unless the caller says it has just ended the item's lease. Moving
  * into {@code ready} stamps a fresh {@code readySince} and enqueues the item for
@@ -90,6 +91,16 @@ public class Readiness {
 	}
 
 	/**
+	 * Settles items whose leases the caller has just ended, with the blocker
+	 * {@code changes} that their endings made (a guard's hold) and the new notBefore of
+	 * {@code schedules}.
+	 */
+	public void settleAfterLeaseEnded(Collection<BlockerDelta> changes, Collection<UUID> itemIds,
+			Collection<NotBefore> schedules) {
+		adjust(changes, itemIds, false, schedules);
+	}
+
+	/**
 	 * Sets the notBefore of an item that is neither leased nor terminal (locked by the
 	 * caller): blocked until then, or settled at once when it is null or has come.
 	 */
@@ -117,6 +128,15 @@ public class Readiness {
 	 */
 	public LockedItem lockItem(UUID itemId) {
 		return this.items.lockExisting(itemId);
+	}
+
+	/**
+	 * Locks the items that exist among {@code itemIds}, in id order (the order of every
+	 * statement that locks several items), before the caller changes rows their counters
+	 * follow from.
+	 */
+	public void lockItems(Collection<UUID> itemIds) {
+		this.items.lock(itemIds);
 	}
 
 }

@@ -23,7 +23,7 @@ public record ItemRow(UUID id, String title, String description, int priority, S
 				Rows.instant(rs, "closed_at"), rs.getString("cancel_reason"), rs.getString("created_by"),
 				rs.getString("cancelled_by"),
 				new Blockers(rs.getInt("unmet_dependencies"), rs.getInt("open_children"),
-						rs.getInt("open_attention_requests"), Rows.instant(rs, "not_before")),
+						rs.getInt("open_attention_requests"), Rows.instant(rs, "not_before"), rs.getInt("open_waits")),
 				rs.getInt("attempts"), rs.getString("retry"));
 	}
 

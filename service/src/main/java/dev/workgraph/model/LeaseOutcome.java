@@ -24,7 +24,13 @@ public enum LeaseOutcome {
 	 * The holder handed the item to a named successor, whose lease (epoch + 1) began in
 	 * the same transaction.
 	 */
-	HANDED_OFF;
+	HANDED_OFF,
+
+	/**
+	 * The holder parked the item on an event (a durable wait); it is blocked until the
+	 * event arrives or the wait's deadline passes.
+	 */
+	WAITING;
 
 	@JsonValue
 	public String wire() {

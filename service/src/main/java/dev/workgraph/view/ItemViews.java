@@ -64,12 +64,17 @@ public class ItemViews {
 			    from checkpoints k where k.item_id = i.id order by k.seq desc limit 1) as checkpoint_json"""
 		.formatted(CheckpointView.AS_JSON);
 
+	/** The item's durable waits, in the order they were registered. */
+	private static final String WAITS_OF = """
+			(select coalesce(json_agg(%s order by t.created_at, t.id), '[]')
+			    from waits t where t.item_id = i.id) as waits_json""".formatted(WaitView.AS_JSON);
+
 	/**
 	 * The parts of the item whose id is {@code i.id} (dependencies, children, active
-	 * lease, attention requests, latest checkpoint), as JSON columns.
+	 * lease, attention requests, latest checkpoint, waits), as JSON columns.
 	 */
 	private static final String PARTS = String.join(",\n", DEPENDS_ON, CHILDREN_OF, LEASE_OF, ATTENTION_REQUESTS_OF,
-			CHECKPOINT_OF) + "\n";
+			CHECKPOINT_OF, WAITS_OF) + "\n";
 
 	/**
 	 * The parts of the item {@code i} but its lease, as columns, for a statement that
@@ -79,7 +84,7 @@ public class ItemViews {
 	 * statement does not look for one (one index probe per claimed item less).
 	 */
 	public static final String PARTS_OF_I = String.join(",\n", DEPENDS_ON, CHILDREN_OF, ATTENTION_REQUESTS_OF,
-			CHECKPOINT_OF) + "\n";
+			CHECKPOINT_OF, WAITS_OF) + "\n";
 
 	/**
 	 * Several items (group-committed lease answers, lists): see {@link SqlArrays#opaque}.
@@ -119,6 +124,9 @@ public class ItemViews {
 	};
 
 	private static final TypeReference<List<AttentionRequestView>> ATTENTION_REQUESTS = new TypeReference<>() {
+	};
+
+	private static final TypeReference<List<WaitView>> WAITS = new TypeReference<>() {
 	};
 
 	private final JdbcClient jdbc;
@@ -221,7 +229,7 @@ public class ItemViews {
 				row.parentId(), row.result(), row.epoch(), row.status(), row.createdAt(), row.updatedAt(),
 				row.readySince(), row.closedAt(), row.cancelReason(), row.createdBy(), row.cancelledBy(),
 				row.blockers(), parts.dependsOn(), parts.children(), parts.lease(), parts.attentionRequests(),
-				parts.checkpoint(), row.attempts(), row.retry());
+				parts.checkpoint(), row.attempts(), row.retry(), parts.waits());
 	}
 
 	/**
@@ -240,7 +248,7 @@ public class ItemViews {
 
 	/** What an item view shows besides the item's own row. */
 	record Parts(List<DependencyView> dependsOn, List<ChildView> children, LeaseView lease,
-			List<AttentionRequestView> attentionRequests, CheckpointView checkpoint) {
+			List<AttentionRequestView> attentionRequests, CheckpointView checkpoint, List<WaitView> waits) {
 
 		static Parts map(ResultSet rs) throws SQLException {
 			String lease = rs.getString("lease_json");
@@ -252,7 +260,8 @@ public class ItemViews {
 			return new Parts(list(rs.getString("depends_on_json"), DEPENDENCIES),
 					list(rs.getString("children_json"), CHILDREN), lease,
 					list(rs.getString("attention_requests_json"), ATTENTION_REQUESTS),
-					one(rs.getString("checkpoint_json"), CheckpointView.class));
+					one(rs.getString("checkpoint_json"), CheckpointView.class),
+					list(rs.getString("waits_json"), WAITS));
 		}
 
 		private static <T> T one(String object, Class<T> type) {

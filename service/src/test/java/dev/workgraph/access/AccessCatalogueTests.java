@@ -75,8 +75,17 @@ class AccessCatalogueTests extends HostileTest {
 		 * 403 entry in a 200 answer.
 		 */
 		BATCH_COMPLETION,
+		/**
+		 * Only workers, any worker: the worker stream, whose every message then acts as
+		 * the token's worker (WorkerStreamAccessTests).
+		 */
+		WORKER,
 		/** Admins only. */
-		ADMIN
+		ADMIN,
+		/**
+		 * Operators and admins, and events tokens that may send the sample's event name.
+		 */
+		EVENTS
 
 	}
 
@@ -128,6 +137,11 @@ class AccessCatalogueTests extends HostileTest {
 					"{\"epoch\":{epoch},\"data\":{\"by\":\"intruder\"},\"renewSeconds\":600}"),
 			endpoint("POST /leases/{leaseId}/handoff", Access.LEASE_WRITE, "/leases/{lease}/handoff",
 					"{\"epoch\":{epoch},\"toWorkerId\":\"intruder\"}"),
+			endpoint("POST /leases/{leaseId}/waits", Access.LEASE_WRITE, "/leases/{lease}/waits",
+					"{\"epoch\":{epoch},\"event\":{\"name\":\"ci.finished\",\"key\":\"intruder\"}}"),
+			// Events
+			endpoint("POST /events", Access.EVENTS, "/events",
+					"{\"name\":\"ci.finished\",\"key\":\"intruder\",\"payload\":{\"by\":\"intruder\"}}"),
 			// Attention requests
 			endpoint("GET /attention-requests", Access.OPERATOR, "/attention-requests?status=open", null),
 			endpoint("GET /attention-requests/{id}", Access.OPERATOR, "/attention-requests/{attention}", null),
@@ -137,6 +151,9 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("GET /queues", Access.OPERATOR, "/queues", null),
 			endpoint("GET /queues/{name}", Access.OPERATOR, "/queues/default", null),
 			endpoint("PATCH /queues/{name}", Access.OPERATOR, "/queues/default", "{\"paused\":true}"),
+			// The worker stream (a WebSocket; without an upgrade its rightful caller gets
+			// 400)
+			endpoint("* /worker-stream", Access.WORKER, "/worker-stream", null),
 			// The change stream (follow=false: the sample ends instead of streaming on)
 			endpoint("GET /changes", Access.OPERATOR, "/changes?follow=false", null),
 			// Webhooks
@@ -383,7 +400,11 @@ class AccessCatalogueTests extends HostileTest {
 		/** A valid worker token of a worker that holds nothing here. */
 		OTHER_WORKER,
 		/** The valid token of the worker that holds the fixture lease. */
-		HOLDER, OPERATOR, ADMIN
+		HOLDER, OPERATOR, ADMIN,
+		/** A token of role events that may send only events of another name. */
+		OTHER_EVENTS,
+		/** A token of role events that may send the catalogue's events. */
+		EVENTS
 
 	}
 
@@ -419,7 +440,12 @@ class AccessCatalogueTests extends HostileTest {
 						"Bearer {scopedWorkerBToken}"),
 				new Identity("the holding worker's token", Kind.HOLDER, "Bearer {workerAToken}"),
 				new Identity("an operator token", Kind.OPERATOR, "Bearer {operatorToken}"),
-				new Identity("an admin token", Kind.ADMIN, "Bearer {adminToken}"));
+				new Identity("an admin token", Kind.ADMIN, "Bearer {adminToken}"),
+				new Identity("an events token", Kind.EVENTS, "Bearer {eventsToken}"),
+				new Identity("an events token limited to the catalogue's event name", Kind.EVENTS,
+						"Bearer {scopedEventsToken}"),
+				new Identity("an events token limited to another event name", Kind.OTHER_EVENTS,
+						"Bearer {otherEventsToken}"));
 	}
 
 	/**
@@ -433,13 +459,15 @@ class AccessCatalogueTests extends HostileTest {
 		if (kind == Kind.UNAUTHENTICATED) {
 			return Expected.UNAUTHENTICATED;
 		}
+		boolean events = kind == Kind.EVENTS || kind == Kind.OTHER_EVENTS;
 		boolean forbidden = switch (access) {
 			case OPEN, AUTHENTICATED -> false;
-			case OPERATOR -> kind == Kind.OTHER_WORKER || kind == Kind.HOLDER;
-			case ITEM_READ, LEASE_READ -> kind == Kind.OTHER_WORKER;
+			case OPERATOR -> kind == Kind.OTHER_WORKER || kind == Kind.HOLDER || events;
+			case ITEM_READ, LEASE_READ -> kind == Kind.OTHER_WORKER || events;
 			case LEASE_WRITE, CLAIM -> kind != Kind.HOLDER;
-			case BATCH_COMPLETION -> kind == Kind.OPERATOR || kind == Kind.ADMIN;
+			case BATCH_COMPLETION, WORKER -> kind == Kind.OPERATOR || kind == Kind.ADMIN || events;
 			case ADMIN -> kind != Kind.ADMIN;
+			case EVENTS -> kind == Kind.OTHER_WORKER || kind == Kind.HOLDER || kind == Kind.OTHER_EVENTS;
 		};
 		if (forbidden) {
 			return Expected.FORBIDDEN;
@@ -562,6 +590,9 @@ class AccessCatalogueTests extends HostileTest {
 				"role", "worker", "workerId", "catalogue-worker-b-" + run, "queues", List.of("default")));
 		assertThat(scoped.status()).as(scoped.toString()).isEqualTo(201);
 		String scopedToken = scoped.body().path("token").asString();
+		String eventsToken = issueEvents("catalogue-events-" + run, null);
+		String scopedEventsToken = issueEvents("catalogue-scoped-events-" + run, List.of("deploy.done", "ci.finished"));
+		String otherEventsToken = issueEvents("catalogue-other-events-" + run, List.of("deploy.done"));
 		Issued revokedAdmin = issue("catalogue-revoked-admin-" + run, "admin", null);
 		Issued revokedHolder = issue("catalogue-revoked-worker-a-" + run, "worker", workerA);
 		revoke(revokedAdmin);
@@ -606,6 +637,9 @@ class AccessCatalogueTests extends HostileTest {
 		values.put("{workerAToken}", holder.token());
 		values.put("{workerBToken}", other.token());
 		values.put("{scopedWorkerBToken}", scopedToken);
+		values.put("{eventsToken}", eventsToken);
+		values.put("{scopedEventsToken}", scopedEventsToken);
+		values.put("{otherEventsToken}", otherEventsToken);
 		values.put("{revokedAdminToken}", revokedAdmin.token());
 		values.put("{revokedHolderToken}", revokedHolder.token());
 		values.put("{unknownToken}",
@@ -617,7 +651,7 @@ class AccessCatalogueTests extends HostileTest {
 				operatorToken.substring(0, operatorToken.length() - 1) + ((last == 'A') ? 'B' : 'A'));
 		values.put("{truncatedOperatorToken}", operatorToken.substring(0, operatorToken.length() - 1));
 		List<String> secrets = List.of(ADMIN_TOKEN, operatorToken, holder.token(), other.token(), scopedToken,
-				revokedAdmin.token(), revokedHolder.token());
+				eventsToken, scopedEventsToken, otherEventsToken, revokedAdmin.token(), revokedHolder.token());
 		return new Fixtures(values, secrets, operator, holder);
 	}
 
@@ -641,6 +675,19 @@ class AccessCatalogueTests extends HostileTest {
 			return method.equals("*") ? "GET" : method;
 		}
 
+	}
+
+	/** A token of role events, limited to {@code names} unless null; its secret. */
+	private String issueEvents(String name, List<String> names) {
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("name", name);
+		body.put("role", "events");
+		if (names != null) {
+			body.put("eventNames", names);
+		}
+		Api.Response issued = bootstrapAdmin().post("/tokens", body);
+		assertThat(issued.status()).as(issued.toString()).isEqualTo(201);
+		return issued.body().path("token").asString();
 	}
 
 	record Fixtures(Map<String, String> values, List<String> secrets, Issued operator, Issued workerA) {

@@ -14,7 +14,7 @@ public final class Database {
 
 	private static final List<String> TABLES = List.of("attention_requests", "checkpoints", "lease_history", "leases",
 			"ready_items", "dependencies", "idempotency_keys", "work_item_titles", "parked_items", "work_items",
-			"access_tokens", "queue_settings");
+			"access_tokens", "queue_settings", "waits", "events");
 
 	/**
 	 * The change outbox and the webhooks, emptied too but left out of the fingerprint:

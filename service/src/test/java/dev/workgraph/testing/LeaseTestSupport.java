@@ -41,7 +41,7 @@ public abstract class LeaseTestSupport extends ServiceTest {
 		RENEW("renew"), COMPLETE("complete"), RELEASE("release"), CANCEL("cancel"), DECOMPOSE("decompose"),
 		BLOCKING_ATTENTION_REQUEST("attention-requests"), NON_BLOCKING_ATTENTION_REQUEST("attention-requests"),
 		CHECKPOINT("checkpoints"), CHECKPOINT_AND_RENEW("checkpoints"), FAIL("fail"), FAIL_FOR_GOOD("fail"),
-		HANDOFF("handoff");
+		HANDOFF("handoff"), WAIT("waits"), WAIT_WITH_DEADLINE("waits");
 
 		private final String path;
 
@@ -67,6 +67,9 @@ public abstract class LeaseTestSupport extends ServiceTest {
 				case FAIL_FOR_GOOD ->
 					Map.of("epoch", epoch, "error", Map.of("message", "bad input"), "retryable", false, "reason", "no");
 				case HANDOFF -> Map.of("epoch", epoch, "toWorkerId", "successor", "reason", "stale worker says so");
+				case WAIT -> Map.of("epoch", epoch, "event", Map.of("name", "ci.finished", "key", "pr-1"));
+				case WAIT_WITH_DEADLINE -> Map.of("epoch", epoch, "event", Map.of("name", "ci.finished", "key", "pr-2"),
+						"timeoutSeconds", 60, "onTimeout", "ask");
 			};
 		}
 
