@@ -98,6 +98,16 @@ final class Http {
 		return this.base;
 	}
 
+	/** The JDK client, which also opens the worker stream. */
+	HttpClient httpClient() {
+		return this.client;
+	}
+
+	/** The bearer token to send now, or null. */
+	String bearer() {
+		return (this.token != null) ? this.token.get() : null;
+	}
+
 	/**
 	 * Sends a request and waits for its answer, read as this type (null: none is
 	 * expected).

@@ -61,6 +61,11 @@ public final class WorkGraphClient {
 	}
 
 	/** How long a request may take before it fails with {@link ServiceUnreachable}. */
+	/** The wire, for the worker stream opened with this client's address and token. */
+	Http http() {
+		return this.http;
+	}
+
 	public Duration requestTimeout() {
 		return this.http.requestTimeout();
 	}

@@ -1,8 +1,6 @@
 package dev.workgraph.lease.ending;
 
-import java.time.Duration;
 import java.util.UUID;
-import java.util.function.Supplier;
 
 import dev.workgraph.access.Caller;
 import dev.workgraph.lease.LeaseAndItem;
@@ -30,23 +28,21 @@ class LeaseController {
 
 	private final LeaseHolders holders;
 
-	private final Checkpoints checkpoints;
-
-	private final Failures failures;
-
 	private final Handoffs handoffs;
 
 	private final LeaseTraces traces;
 
-	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders, Checkpoints checkpoints,
-			Failures failures, Handoffs handoffs, LeaseTraces traces) {
+	/** The writes the worker stream makes too, in one place. */
+	private final LeaseCalls calls;
+
+	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders, Handoffs handoffs,
+			LeaseTraces traces, LeaseCalls calls) {
 		this.traces = traces;
-		this.failures = failures;
 		this.leases = leases;
 		this.decomposition = decomposition;
 		this.holders = holders;
-		this.checkpoints = checkpoints;
 		this.handoffs = handoffs;
+		this.calls = calls;
 	}
 
 	@GetMapping
@@ -58,34 +54,22 @@ class LeaseController {
 
 	@PostMapping("/renew")
 	LeaseView renew(@PathVariable UUID leaseId, @Valid @RequestBody RenewRequest request) {
-		this.holders.requireCallerHolds(leaseId);
-		LeaseView renewed = this.leases.renew(leaseId, request.epoch(), request.leaseSeconds());
-		this.traces.acting(renewed);
-		return renewed;
+		return this.calls.renew(leaseId, request);
 	}
 
 	@PostMapping("/complete")
 	LeaseCommands.Completed complete(@PathVariable UUID leaseId, @Valid @RequestBody CompleteRequest request) {
-		LeaseCommands.Completed completed = ending(leaseId, () -> (request.claimNext() == null)
-				? LeaseCommands.Completed.alone(this.leases.complete(leaseId, request.epoch(), request.result()))
-				: this.leases.completeAndClaim(leaseId, request.epoch(), request.result(), new NextClaim(
-						Caller.claimableQueues(request.claimNext().queues()), request.claimNext().leaseSeconds())));
-		this.traces.acting(completed.lease());
-		if (completed.next() != null) {
-			completed.next().ifPresent((next) -> this.traces.granted(LeaseTraces.NEXT_CLAIM, next.lease()));
-		}
-		return completed;
+		return this.calls.complete(leaseId, request);
 	}
 
 	@PostMapping("/release")
 	LeaseAndItem release(@PathVariable UUID leaseId, @Valid @RequestBody ReleaseRequest request) {
-		return traced(ending(leaseId, () -> this.leases.release(leaseId, request.epoch(), request.reason(),
-				(request.retryAfterSeconds() != null) ? Duration.ofSeconds(request.retryAfterSeconds()) : null)));
+		return this.calls.release(leaseId, request);
 	}
 
 	@PostMapping("/cancel")
 	LeaseAndItem cancel(@PathVariable UUID leaseId, @Valid @RequestBody EndLeaseRequest request) {
-		return traced(ending(leaseId, () -> this.leases.cancel(leaseId, request.epoch(), request.reason())));
+		return this.calls.cancel(leaseId, request);
 	}
 
 	@PostMapping("/decompose")
@@ -112,31 +96,13 @@ class LeaseController {
 
 	@PostMapping("/fail")
 	LeaseAndItem fail(@PathVariable UUID leaseId, @Valid @RequestBody FailRequest request) {
-		return traced(ending(leaseId, () -> this.failures.fail(leaseId, request.epoch(), request)));
+		return this.calls.fail(leaseId, request);
 	}
 
 	@PostMapping("/checkpoints")
 	ResponseEntity<Checkpoints.Written> checkpoint(@PathVariable UUID leaseId,
 			@Valid @RequestBody CheckpointRequest request) {
-		this.holders.requireCallerHolds(leaseId);
-		return ResponseEntity.status(HttpStatus.CREATED)
-			.body(this.checkpoints.write(leaseId, request.epoch(), request));
-	}
-
-	private LeaseAndItem traced(LeaseAndItem ended) {
-		this.traces.acting(ended.lease());
-		return ended;
-	}
-
-	/**
-	 * Ends the caller's own lease: a worker acts only on the leases it holds (403 for
-	 * another's), and an ended lease is forgotten by {@link LeaseHolders}.
-	 */
-	private <T> T ending(UUID leaseId, Supplier<T> end) {
-		this.holders.requireCallerHolds(leaseId);
-		T ended = end.get();
-		this.holders.ended(leaseId);
-		return ended;
+		return ResponseEntity.status(HttpStatus.CREATED).body(this.calls.checkpoint(leaseId, request));
 	}
 
 }
