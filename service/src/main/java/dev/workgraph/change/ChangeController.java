@@ -59,6 +59,10 @@ class ChangeController {
 		response.setHeader(HttpHeaders.CACHE_CONTROL, "no-cache, no-store");
 		// Proxies that buffer responses (nginx) would hold events back.
 		response.setHeader("X-Accel-Buffering", "no");
+		// Without follow the stream ends at the head published when it began, read from
+		// the
+		// database: the instance's tail may not have read that far yet.
+		long end = follow ? Long.MAX_VALUE : this.feed.currentHead();
 		OutputStream out = response.getOutputStream();
 		write(out, "retry: " + RETRY_MILLIS + "\n: stream from seq " + cursor + "\n\n");
 		while (this.feed.isRunning()) {
@@ -77,7 +81,7 @@ class ChangeController {
 				}
 				continue;
 			}
-			if (!follow) {
+			if (cursor >= end) {
 				return;
 			}
 			if (!this.feed.awaitAfter(cursor, this.properties.keepAlive())) {

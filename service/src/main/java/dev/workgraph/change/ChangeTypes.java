@@ -9,11 +9,11 @@ import java.util.List;
 public final class ChangeTypes {
 
 	/**
-	 * Every type a stream or a webhook may ask for. The last three are written by
-	 * features still to come (escalation of questions, waits for events and timers): each
-	 * such feature adds a trigger on its own table that inserts its change into
-	 * {@code change_pending} in the transaction that makes it, as V35 and V46 do, and
-	 * nothing else; subscribers may ask for them already.
+	 * Every type a stream or a webhook may ask for. {@code attention.escalated} is
+	 * written by a feature still to come (escalating a question past its deadline): it is
+	 * to add a trigger on its own table that inserts its change into
+	 * {@code change_pending} in the transaction that makes it, as V35, V46 and V47 do,
+	 * and nothing else; subscribers may ask for it already.
 	 */
 	public static final List<String> ALL = List.of("item.created", "item.ready", "item.blocked", "item.completed",
 			"item.cancelled", "lease.granted", "lease.ended", "attention.opened", "attention.resolved",

@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import javax.sql.DataSource;
 
+import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Concurrently;
 import dev.workgraph.testing.Eventually;
 import dev.workgraph.testing.ServiceTest;
@@ -78,6 +79,27 @@ class ChangeOutboxTests extends ServiceTest {
 		assertThat(checkpoint.epoch()).isEqualTo(epoch(claim));
 		assertThat(checkpoint.data()).contains("\"checkpointSeq\": 1").contains("\"workerId\": \"w-checkpoint\"");
 		assertThat(published.get(4).data()).contains("\"kind\": null").contains("which page next?");
+	}
+
+	@Test
+	void aWaitMatchedByAnEventIsPublished() {
+		createItem("waiting for CI", "queue", "outbox");
+		JsonNode claim = claim(Map.of("workerId", "w-wait", "queues", List.of("outbox")));
+		Api.Response waiting = this.api.post("/leases/" + leaseId(claim) + "/waits",
+				Map.of("epoch", epoch(claim), "event", Map.of("name", "ci.finished", "key", "outbox#1")));
+		assertThat(waiting.status()).as(waiting.toString()).isEqualTo(201);
+		Eventually.until("the wait published", PUBLISHED_WITHIN, Duration.ofMillis(20),
+				() -> this.jdbc.sql("select count(*) from change_pending").query(Long.class).single() == 0);
+		long before = this.changes.head();
+		Api.Response event = this.api.post("/events", Map.of("name", "ci.finished", "key", "outbox#1"));
+		assertThat(event.status()).as(event.toString()).isEqualTo(202);
+		List<Change> published = awaitChanges(before, 2);
+		assertThat(published).extracting(Change::type).containsExactlyInAnyOrder("wait.matched", "item.ready");
+		Change matched = published.stream().filter((change) -> change.type().equals("wait.matched")).findFirst().get();
+		assertThat(matched.leaseId()).isEqualTo(leaseId(claim));
+		assertThat(matched.data()).contains("\"eventName\": \"ci.finished\"")
+			.contains("\"eventKey\": \"outbox#1\"")
+			.contains("\"eventId\": \"" + event.body().path("eventId").asString() + "\"");
 	}
 
 	@Test
