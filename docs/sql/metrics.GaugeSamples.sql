@@ -7,3 +7,5 @@ union all
 select 'leases', null, count(*) from leases
 union all
 select 'attention', null, count(*) from attention_requests where status = 'open'
+union all
+select 'scheduled', null, count(*) from work_items where not_before is not null

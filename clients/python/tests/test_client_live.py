@@ -3,6 +3,7 @@
 import socket
 import threading
 import time
+from datetime import datetime, timedelta, timezone
 
 import workgraph as wg
 
@@ -143,6 +144,22 @@ class LeasesTests(LiveTest):
         self.assertEqual(held.item.status, wg.ItemStatus.BLOCKED)
         after = self.admin.get_item(item.id)
         self.assertEqual([r.raw.get("kind") for r in after.attention_requests], ["retries_exhausted"])
+
+    def test_scheduled_items_a_delayed_release_and_a_reschedule(self):
+        later = datetime.now(timezone.utc) + timedelta(hours=1)
+        scheduled = self.admin.create_item("Nightly report", queue=self.queue, not_before=later)
+        self.assertEqual(scheduled.status, wg.ItemStatus.BLOCKED)
+        self.assertEqual(scheduled.blockers.not_before.replace(microsecond=0), later.replace(microsecond=0))
+        self.assertIsNone(self.agent.claim(queues=[self.queue]))
+        cleared = self.admin.patch_item(scheduled.id, not_before=None)
+        self.assertEqual((cleared.status, cleared.blockers.not_before), (wg.ItemStatus.READY, None))
+        claim = self.claim(lease_seconds=30)
+        released = self.agent.release(claim.lease, "rate limited", retry_after_seconds=3600)
+        self.assertEqual(released.item.status, wg.ItemStatus.BLOCKED)
+        self.assertIsNotNone(released.item.blockers.not_before)
+        self.assertEqual(self.admin.patch_item(scheduled.id).blockers, released.item.blockers)  # no change
+        with self.assertRaises(wg.ValidationFailed):
+            self.admin.patch_item(scheduled.id, not_before="10000-01-01T00:00:00Z")
 
     def test_every_stale_write_is_lease_lost_with_the_epochs_and_writes_nothing(self):
         item = self.admin.create_item("Fenced", queue=self.queue)

@@ -174,10 +174,14 @@ class LeaseContext:
             "complete", LeaseOutcome.COMPLETED, lambda c: c.complete(self._lease, result), _outcomes.ended_lease
         )
 
-    def release(self, reason: str | None = None) -> EndedLease:
-        """Gives the item back to the queue (no failure is counted)."""
+    def release(self, reason: str | None = None, retry_after_seconds: int | None = None) -> EndedLease:
+        """Gives the item back to the queue (no failure is counted); with ``retry_after_seconds``
+        nobody claims it before then (a rate limit, something not there yet)."""
         return self._end(
-            "release", LeaseOutcome.RELEASED, lambda c: c.release(self._lease, reason), _outcomes.ended_lease
+            "release",
+            LeaseOutcome.RELEASED,
+            lambda c: c.release(self._lease, reason, retry_after_seconds),
+            _outcomes.ended_lease,
         )
 
     def cancel(self, reason: str | None = None) -> EndedLease:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ssl
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Callable, Protocol, TypeVar
 
 from ._http import Call, Token, Transport, path
@@ -31,6 +32,7 @@ from .models import (
     SavedCheckpoint,
     Token as TokenInfo,
     TokenRole,
+    rfc3339,
 )
 
 __all__ = ["UNCHANGED", "LeaseLike", "LeaseRef", "WorkGraphClient"]
@@ -159,8 +161,10 @@ class WorkGraphClient:
         parent_id: str | None = None,
         depends_on: Sequence[str] | None = None,
         idempotency_key: str | None = None,
+        not_before: datetime | str | None = None,
     ) -> Item:
-        """``POST /items``. With ``idempotency_key``, the same key and fields give the first item back."""
+        """``POST /items``. With ``idempotency_key``, the same key and fields give the first item back;
+        with ``not_before`` (an aware datetime or RFC 3339 text) nobody claims it before that time."""
         body = _fields(
             title=title,
             description=description,
@@ -169,9 +173,18 @@ class WorkGraphClient:
             metadata=metadata,
             parentId=parent_id,
             dependsOn=list(depends_on) if depends_on is not None else None,
+            notBefore=rfc3339(not_before),
         )
         headers = {"Idempotency-Key": idempotency_key} if idempotency_key is not None else None
         return Item.from_json(self._json("POST", "/items", body, headers=headers))
+
+    def patch_item(self, item_id: str, *, not_before: Any = UNCHANGED) -> Item:
+        """``PATCH /items/{id}`` (operators): ``not_before`` reschedules an item that is neither leased
+        nor finished; ``None`` makes it claimable at once, leaving it out changes nothing."""
+        body: dict[str, Any] = {}
+        if not_before is not UNCHANGED:
+            body["notBefore"] = rfc3339(not_before)
+        return Item.from_json(self._json("PATCH", path("items", item_id), body))
 
     def get_item(self, item_id: str) -> Item:
         """``GET /items/{id}``."""
@@ -336,9 +349,11 @@ class WorkGraphClient:
         body = _fields(epoch=lease.epoch, result=result, claimNext=claim_next)
         return CompletedWithNext.from_json(self._json("POST", self._lease_path(lease, "complete"), body))
 
-    def release(self, lease: LeaseLike, reason: str | None = None) -> EndedLease:
-        """``POST /leases/{id}/release``: the item goes back to the queue."""
-        answer = self._json("POST", self._lease_path(lease, "release"), _fields(epoch=lease.epoch, reason=reason))
+    def release(self, lease: LeaseLike, reason: str | None = None, retry_after_seconds: int | None = None) -> EndedLease:
+        """``POST /leases/{id}/release``: the item goes back to the queue; with ``retry_after_seconds``
+        (0–2,592,000) nobody claims it before that many seconds have passed."""
+        body = _fields(epoch=lease.epoch, reason=reason, retryAfterSeconds=retry_after_seconds)
+        answer = self._json("POST", self._lease_path(lease, "release"), body)
         return EndedLease(Lease.from_json(answer["lease"]), Item.from_json(answer["item"]))
 
     def cancel(self, lease: LeaseLike, reason: str | None = None) -> EndedLease:

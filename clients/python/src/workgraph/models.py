@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, Generic, TypeVar
 
 from .problems import Problem, RequestRejected, rejection
@@ -71,6 +71,15 @@ class TokenRole(enum.StrEnum):
     WORKER = "worker"
     OPERATOR = "operator"
     ADMIN = "admin"
+
+
+def rfc3339(value: datetime | str | None) -> str | None:
+    """A time as the service takes it: RFC 3339 in UTC (text is passed on as it is)."""
+    if value is None or isinstance(value, str):
+        return value
+    if value.tzinfo is None:
+        raise ValueError("a time for the service must be timezone-aware, e.g. datetime.now(timezone.utc)")
+    return value.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 def _time(value: Any) -> datetime | None:
@@ -186,6 +195,9 @@ class Blockers:
     unmet_dependencies: int
     open_children: int
     open_attention_requests: int
+    #: The time before which the item may not be claimed (scheduled, released with a delay, or
+    #: backing off after a failure); None when nothing waits for a time.
+    not_before: datetime | None = None
 
     @classmethod
     def from_json(cls, json: Mapping[str, Any]) -> Blockers:
@@ -193,6 +205,7 @@ class Blockers:
             unmet_dependencies=json.get("unmetDependencies", 0),
             open_children=json.get("openChildren", 0),
             open_attention_requests=json.get("openAttentionRequests", 0),
+            not_before=_time(json.get("notBefore")),
         )
 
 
@@ -451,6 +464,8 @@ class NewChild:
     queue: str | None = None
     metadata: Mapping[str, Any] | None = None
     depends_on: Sequence[str] | None = None
+    #: Not claimable before this time (an aware datetime, or RFC 3339 text).
+    not_before: datetime | str | None = None
 
     def to_json(self) -> dict[str, Any]:
         fields = {
@@ -461,6 +476,7 @@ class NewChild:
             "queue": self.queue,
             "metadata": self.metadata,
             "dependsOn": list(self.depends_on) if self.depends_on is not None else None,
+            "notBefore": rfc3339(self.not_before),
         }
         return {name: value for name, value in fields.items() if value is not None}
 

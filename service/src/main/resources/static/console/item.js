@@ -1,9 +1,11 @@
-// One item: its fields, why it is blocked, its neighbourhood (drawn and listed), its questions
-// with their answers, and the lease timeline from lease history.
+// One item: its fields (attempts and next run too), why it is blocked, its neighbourhood (drawn and
+// listed), its latest checkpoint, its questions with their answers (and why the service asked), and
+// the lease timeline from lease history.
 import { api, ApiError } from './api.js';
 import { h, itemLink, jsonText, replace, statusBadge, time } from './dom.js';
 import { answerForm } from './answer.js';
 import { neighbourhood } from './graph.js';
+import { onChanges } from './stream.js';
 
 function field(name, value) {
 	if (value === null || value === undefined || value === '') {
@@ -53,8 +55,26 @@ function blockers(item) {
 	if (b.unmetDependencies) reasons.push(b.unmetDependencies + ' unmet dependenc' + (b.unmetDependencies === 1 ? 'y' : 'ies'));
 	if (b.openChildren) reasons.push(b.openChildren + ' open child' + (b.openChildren === 1 ? '' : 'ren'));
 	if (b.openAttentionRequests) reasons.push(b.openAttentionRequests + ' open blocking question' + (b.openAttentionRequests === 1 ? '' : 's'));
+	if (b.notBefore) reasons.push('its next run at ' + time(b.notBefore));
 	return h('p', { id: 'blockers', class: 'blockers' }, reasons.length ? 'Waiting for: ' + reasons.join(', ') + '.'
 		: 'Nothing blocks it.');
+}
+
+/** Why the service asked: the kinds of its requests, as the console names them. */
+const KINDS = {
+	crash_loop: 'crash loop',
+	retries_exhausted: 'retries exhausted',
+	no_progress: 'no progress',
+	wait_timed_out: 'wait timed out',
+};
+
+/** The latest checkpoint: what the next holder resumes from. */
+function checkpoint(item) {
+	const latest = item.checkpoint;
+	return h('section', { id: 'checkpoint' }, h('h2', {}, 'Latest checkpoint'),
+		latest ? [h('p', {}, '#' + latest.seq + ' · by ', latest.workerId, ' (epoch ' + latest.epoch + ') · ', time(latest.createdAt)),
+			h('pre', { class: 'json' }, jsonText(latest.data))]
+			: h('p', { class: 'muted' }, 'No checkpoint was written.'));
 }
 
 function requests(item, reload) {
@@ -75,7 +95,9 @@ function requests(item, reload) {
 				}
 				return h('article', { class: 'card request', 'data-request-id': request.id },
 					h('header', {}, statusBadge(request.status), ' ', request.blocking ? 'blocking' : 'non-blocking',
-						' · asked by ', request.workerId ?? 'the service (crash-loop guard)', ' · ', time(request.openedAt)),
+						' · asked by ', request.workerId ?? 'the service', ' ',
+						request.kind ? h('span', { class: 'badge kind', 'data-kind': request.kind }, KINDS[request.kind] ?? request.kind) : null,
+						' · ', time(request.openedAt)),
 					h('pre', { class: 'question' }, request.question),
 					Object.keys(request.context || {}).length
 						? h('details', {}, h('summary', {}, 'Context'), h('pre', { class: 'json' }, jsonText(request.context)))
@@ -141,6 +163,8 @@ export function itemPage(container, id) {
 					field('Created', time(item.createdAt)), field('Updated', time(item.updatedAt)),
 					field('Ready since', time(item.readySince)), field('Closed', time(item.closedAt)),
 					field('Cancel reason', item.cancelReason),
+					field('Attempts', String(item.attempts ?? 0) + (item.retry ? ' of ' + item.retry.maxAttempts : '')),
+					field('Next run', item.blockers && item.blockers.notBefore ? time(item.blockers.notBefore) : null),
 					field('Active lease', item.lease ? item.lease.workerId + ' (epoch ' + item.lease.epoch + ', expires '
 						+ time(item.lease.expiresAt) + ')' : null)),
 				item.description ? h('section', {}, h('h2', {}, 'Description'), h('pre', { class: 'description' }, item.description)) : null,
@@ -155,6 +179,7 @@ export function itemPage(container, id) {
 					linkedList('dependencies', 'Depends on', item.dependsOn || [], 'No dependencies.'),
 					linkedList('dependents', 'Needed by', dependents.items, 'Nothing depends on it.'),
 					childrenList(children, waitsFor)),
+				checkpoint(item),
 				requests(item, load),
 				timeline(leaseList),
 				h('section', {}, h('h2', {}, 'Metadata'), h('pre', { id: 'metadata', class: 'json' }, jsonText(item.metadata))),
@@ -167,9 +192,34 @@ export function itemPage(container, id) {
 				failure instanceof ApiError && failure.status === 404 ? 'No such item.' : failure.message));
 		}
 	};
+	// Live: read again when the stream tells of a change to this item, unless an answer is being
+	// typed or sent (a redraw would lose it); then the Refresh button says that it changed.
+	let pending = null;
+	const changed = () => {
+		pending = null;
+		const typing = [...container.querySelectorAll('textarea')].some((field) => field.value)
+			|| container.querySelector('form[data-sending]');
+		if (!typing) {
+			load();
+			return;
+		}
+		const refresh = container.querySelector('#refresh');
+		if (refresh) {
+			refresh.textContent = 'Refresh (changed)';
+			refresh.dataset.changed = 'true';
+		}
+	};
+	const unsubscribe = onChanges((change) => {
+		if (live && pending === null && (change === null || change.itemId === id)) {
+			// Changes of one transaction arrive together: one read for all of them.
+			pending = setTimeout(changed, 50);
+		}
+	});
 	replace(container, h('p', { class: 'muted' }, 'Loading…'));
 	load();
 	return () => {
 		live = false;
+		clearTimeout(pending);
+		unsubscribe();
 	};
 }

@@ -35,17 +35,22 @@ import tools.jackson.databind.node.NullNode;
  * @param attentionRequests every attention request on it, with answers
  * @param createdBy the name of the token that created it, when the service records it
  * @param cancelledBy the name of the token that cancelled it, when the service records it
+ * @param checkpoint the latest checkpoint written under any of its leases, or null
+ * @param attempts its leases that failed or expired since it was created or a human last
+ * let it run again
+ * @param retry its retry policy: how many attempts it gets and how long it waits between
+ * them (the service counts and applies it)
  */
 public record Item(UUID id, String title, String description, int priority, String queue, JsonNode metadata,
 		UUID parentId, JsonNode result, long epoch, ItemStatus status, Instant createdAt, Instant updatedAt,
 		Instant readySince, Instant closedAt, String cancelReason, Blockers blockers, List<Dependency> dependsOn,
 		List<Child> children, Lease lease, List<AttentionRequest> attentionRequests, String createdBy,
-		String cancelledBy, Checkpoint checkpoint, int attempts) {
+		String cancelledBy, Checkpoint checkpoint, int attempts, RetryPolicy retry) {
 
 	public Item {
 		metadata = (metadata != null && !metadata.isNull()) ? metadata : JsonNodeFactory.instance.objectNode();
 		result = (result != null) ? result : NullNode.getInstance();
-		blockers = (blockers != null) ? blockers : new Blockers(0, 0, 0);
+		blockers = (blockers != null) ? blockers : new Blockers(0, 0, 0, null);
 		dependsOn = (dependsOn != null) ? List.copyOf(dependsOn) : List.of();
 		children = (children != null) ? List.copyOf(children) : List.of();
 		attentionRequests = (attentionRequests != null) ? List.copyOf(attentionRequests) : List.of();
@@ -67,13 +72,37 @@ public record Item(UUID id, String title, String description, int priority, Stri
 	}
 
 	/**
-	 * The three counters of readiness; the item can be ready only when all are zero.
+	 * Why the item is not ready: three counters and a time; it can be ready only when all
+	 * counters are zero and {@code notBefore} is null.
 	 *
 	 * @param unmetDependencies dependencies not completed
 	 * @param openChildren direct children not terminal
 	 * @param openAttentionRequests open blocking attention requests
+	 * @param notBefore the instant before which it may not be claimed (scheduled,
+	 * released with a delay, or backing off after a failure), or null
 	 */
-	public record Blockers(int unmetDependencies, int openChildren, int openAttentionRequests) {
+	public record Blockers(int unmetDependencies, int openChildren, int openAttentionRequests, Instant notBefore) {
+	}
+
+	/**
+	 * An item's retry policy: after a failed or expired attempt with attempts left it
+	 * waits {@code min(maxBackoffSeconds, backoffSeconds × 2^(attempts−1))} (less up to
+	 * 20 % jitter); when {@code maxAttempts} are used up a human is asked.
+	 *
+	 * @param maxAttempts failed or expired leases before a human is asked
+	 * @param backoffSeconds the wait after the first failed attempt
+	 * @param maxBackoffSeconds the longest wait
+	 */
+	public record RetryPolicy(int maxAttempts, long backoffSeconds, long maxBackoffSeconds) {
+	}
+
+	/**
+	 * Attempts left before the service holds the item for a human, counting the one under
+	 * way: {@code retry.maxAttempts - attempts} (at least 0); {@code Integer.MAX_VALUE}
+	 * when the service sent no policy.
+	 */
+	public int attemptsLeft() {
+		return (this.retry != null) ? Math.max(0, this.retry.maxAttempts() - this.attempts) : Integer.MAX_VALUE;
 	}
 
 	/**

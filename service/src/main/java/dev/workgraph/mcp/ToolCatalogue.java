@@ -117,9 +117,14 @@ final class ToolCatalogue {
 	private static McpSchema.Tool releaseWork() {
 		return tool(RELEASE_WORK, "Give the item back",
 				"Let go of the item you hold without finishing it, so that another worker (or you, later) can "
-						+ "take it. Use it when you cannot do the work, or should not do it now; say why." + LOST,
+						+ "take it. Use it when you cannot do the work, or should not do it now; say why. When it "
+						+ "cannot be done before some time has passed (a rate limit, something not there yet), "
+						+ "give retryAfterSeconds: nobody takes it before then." + LOST,
 				properties(Map.of("reason",
-						Map.of("type", "string", "description", "Why you give it back (at most 2,000 characters)."))),
+						Map.of("type", "string", "description", "Why you give it back (at most 2,000 characters)."),
+						"retryAfterSeconds",
+						Map.of("type", "integer", "minimum", 0, "maximum", 2_592_000, "description",
+								"Seconds before anyone may take the item again (0–2,592,000; none: at once)."))),
 				List.of(), false);
 	}
 

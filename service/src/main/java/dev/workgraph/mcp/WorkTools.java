@@ -68,7 +68,8 @@ class WorkTools {
 				case ToolCatalogue.GET_ITEM -> getItem(session, arguments);
 				case ToolCatalogue.COMPLETE_WORK ->
 					endLease(session, "/complete", only(arguments, "result"), "completed");
-				case ToolCatalogue.RELEASE_WORK -> endLease(session, "/release", only(arguments, "reason"), "released");
+				case ToolCatalogue.RELEASE_WORK ->
+					endLease(session, "/release", only(arguments, "reason", "retryAfterSeconds"), "released");
 				case ToolCatalogue.FAIL_WORK ->
 					endLease(session, "/fail", only(arguments, "error", "retryable", "reason"), "failed");
 				case ToolCatalogue.CHECKPOINT -> checkpoint(session, arguments);

@@ -42,6 +42,8 @@ class Gauges implements SchedulingConfigurer {
 
 	private final AtomicLong openAttentionRequests = new AtomicLong();
 
+	private final AtomicLong scheduledItems = new AtomicLong();
+
 	private volatile long sampledAtNanos = System.nanoTime();
 
 	/** When the next scheduled sample may run (see {@link #sampleQuietly}). */
@@ -57,6 +59,9 @@ class Gauges implements SchedulingConfigurer {
 			.register(registry);
 		Gauge.builder("workgraph.open.attention.requests", this.openAttentionRequests, AtomicLong::get)
 			.description("Attention requests waiting for an answer (sampled)")
+			.register(registry);
+		Gauge.builder("workgraph.scheduled.items", this.scheduledItems, AtomicLong::get)
+			.description("Items waiting for their notBefore: scheduled, released with a delay or backing off (sampled)")
 			.register(registry);
 		Gauge.builder("workgraph.gauge.sample.age", this, (gauges) -> gauges.ageSeconds())
 			.description("Seconds since the workgraph gauges were last sampled")
@@ -81,6 +86,7 @@ class Gauges implements SchedulingConfigurer {
 		byTag.forEach((tag, n) -> readyGauge(tag).set(n));
 		this.activeLeases.set(sample.activeLeases());
 		this.openAttentionRequests.set(sample.openAttentionRequests());
+		this.scheduledItems.set(sample.scheduledItems());
 		this.sampledAtNanos = System.nanoTime();
 	}
 

@@ -102,6 +102,9 @@ final class ChaosCluster implements AutoCloseable {
 			// Two expiries in a row already trip the crash-loop guard: exercised more
 			// often.
 			properties.put("workgraph.lease.max-consecutive-expirations", "2");
+			// Expired items back off, as in production, but briefly: the run must drain.
+			properties.put("workgraph.retry.backoff", "1s");
+			properties.put("workgraph.retry.max-backoff", "4s");
 			properties.put("spring.main.banner-mode", "off");
 			// Access control on, as in production: the harness acts with the bootstrap
 			// admin token and each simulated worker with a worker token of its own.

@@ -85,7 +85,7 @@ final class ChaosRun {
 		client.capQueues(World.CAPS);
 		Random master = new Random(this.settings.seed());
 		StreamSubscriber subscriber = new StreamSubscriber(this.cluster.instances(), changeHead(),
-				this.cluster.adminToken());
+				this.cluster.adminToken(), new Random(master.nextLong()));
 		Thread subscriberThread = Thread.ofVirtual().name("chaos-stream").start(subscriber);
 		Monitor monitor = new Monitor(this.cluster, client, history, world);
 		long started = System.nanoTime();
@@ -168,6 +168,7 @@ final class ChaosRun {
 		details.put("drain_millis", drainMillis);
 		details.put("stream_lease_endings_received", (long) subscriber.received().size());
 		details.put("stream_reconnects", (long) subscriber.reconnects());
+		details.put("stream_hang_ups", (long) subscriber.hangUps());
 		details.put("history_snapshots_compared", monitor.snapshots());
 		details.put("consistency_audits_passed", monitor.auditsPassed());
 		tally.snapshot().forEach((key, value) -> details.put("actors_" + key, value));

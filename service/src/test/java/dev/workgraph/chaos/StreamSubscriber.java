@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.UUID;
 
 import tools.jackson.databind.JsonNode;
@@ -22,7 +23,9 @@ import tools.jackson.databind.json.JsonMapper;
  * the run's faults: when its stream breaks (an instance killed, PostgreSQL restarting, a
  * pool exhausted) it reconnects to the next instance with {@code Last-Event-ID}, as a
  * real client behind a load balancer does, and records every event it receives, in the
- * order received, for {@link StreamChecker}.
+ * order received, for {@link StreamChecker}. It also hangs up by itself after a random
+ * half second to three seconds (at the next event), so that it switches instances often
+ * and is on the one that a fault hits.
  */
 final class StreamSubscriber implements Runnable {
 
@@ -55,12 +58,17 @@ final class StreamSubscriber implements Runnable {
 
 	private volatile InputStream current;
 
+	private final Random random;
+
+	private volatile int hangUps;
+
 	/**
 	 * @param after the seq to start after (the head when the run began)
 	 * @param token a token that may read the stream, null without access control
 	 */
-	StreamSubscriber(List<ServiceInstance> instances, long after, String token) {
+	StreamSubscriber(List<ServiceInstance> instances, long after, String token, Random random) {
 		this.instances = instances;
+		this.random = random;
 		this.lastSeq = after;
 		this.token = token;
 	}
@@ -91,8 +99,14 @@ final class StreamSubscriber implements Runnable {
 		return this.lastSeq;
 	}
 
+	/** Reconnections, whether the stream broke or the subscriber hung up. */
 	int reconnects() {
 		return this.reconnects;
+	}
+
+	/** Streams the subscriber ended itself, to switch instances. */
+	int hangUps() {
+		return this.hangUps;
 	}
 
 	synchronized List<Ended> received() {
@@ -125,11 +139,18 @@ final class StreamSubscriber implements Runnable {
 			return;
 		}
 		this.current = response.body();
+		// Hung up on at the first line after this (events come several a second under
+		// load).
+		long hangUpAt = System.nanoTime() + (500 + this.random.nextInt(2500)) * 1_000_000L;
 		try (BufferedReader lines = new BufferedReader(
 				new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
 			String data = null;
 			String line;
 			while (this.running && (line = lines.readLine()) != null) {
+				if (System.nanoTime() > hangUpAt && data == null) {
+					this.hangUps++;
+					return;
+				}
 				if (line.startsWith("data: ")) {
 					data = line.substring(6);
 				}

@@ -210,6 +210,45 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 	}
 
 	@Test
+	void theItemPageShowsTheCheckpointAttemptsNextRunAndWhyTheServiceAsked() {
+		UUID item = createItem("Crawl the partner catalogue", "retry",
+				Map.of("maxAttempts", 2, "backoffSeconds", 600, "maxBackoffSeconds", 3600));
+		JsonNode first = claim("crawler-1");
+		assertThat(this.api
+			.post("/leases/" + leaseId(first) + "/checkpoints",
+					Map.of("epoch", epoch(first), "data", Map.of("page", 41, "cursor", "p41")))
+			.status()).isEqualTo(201);
+		assertThat(this.api
+			.post("/leases/" + leaseId(first) + "/fail",
+					Map.of("epoch", epoch(first), "error", Map.of("message", "partner answered 503")))
+			.status()).isEqualTo(200);
+
+		open("#/items/" + item);
+		waitFor(By.id("checkpoint"));
+		assertThat(browser.driver.findElement(By.id("checkpoint")).getText()).contains("#1", "crawler-1", "epoch 1",
+				"\"page\": 41");
+		String fields = browser.driver.findElement(By.cssSelector("dl.fields")).getText();
+		assertThat(fields).contains("Attempts", "1 of 2", "Next run");
+		assertThat(browser.driver.findElement(By.id("blockers")).getText()).contains("its next run at");
+		browser.screenshot("item-backing-off");
+
+		this.jdbc.sql("update work_items set not_before = now() where id = :id").param("id", item).update();
+		this.reaper.promoteDue();
+		JsonNode second = claim("crawler-2");
+		assertThat(this.api
+			.post("/leases/" + leaseId(second) + "/fail",
+					Map.of("epoch", epoch(second), "error", Map.of("message", "partner answered 503 again")))
+			.status()).isEqualTo(200);
+		browser.driver.findElement(By.id("refresh")).click();
+		WebElement kind = waitFor(By.cssSelector("#questions .badge.kind[data-kind='retries_exhausted']"));
+		assertThat(kind.getText()).isEqualTo("retries exhausted");
+		assertThat(browser.driver.findElement(By.id("questions")).getText()).contains("asked by the service",
+				"used up its 2 attempts");
+		assertThat(browser.driver.findElement(By.cssSelector("dl.fields")).getText()).contains("2 of 2")
+			.doesNotContain("Next run");
+	}
+
+	@Test
 	void aNeighbourhoodOfFiftyItemsIsDrawnWithoutOverlaps() {
 		UUID parent = createItem("Quarterly plan");
 		UUID item = createItem("Data platform migration", "parentId", parent);
@@ -466,7 +505,10 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 		assertThat(added.status()).as(added.toString()).isEqualTo(201);
 	}
 
-	/** Lets the inbox poll once more, so that what it draws is on the page. */
+	/**
+	 * Lets the inbox read once more (it does after each change), so that what it draws is
+	 * on the page.
+	 */
 	private static void sleepForPolling() {
 		try {
 			Thread.sleep(1200);

@@ -182,6 +182,25 @@ class MetricsTests extends LeaseTestSupport {
 		assertThat(second.value("workgraph_active_leases")).isEqualTo(2);
 		assertThat(second.value("workgraph_open_attention_requests")).isEqualTo(1);
 		assertThat(second.value("workgraph_gauge_sample_age_seconds")).isLessThan(60);
+		assertThat(second.value("workgraph_scheduled_items")).isZero();
+	}
+
+	@Test
+	void scheduledItemsAreAGaugeAndFailuresAnEnding() {
+		Scrape before = scrape();
+		createItem("later", "notBefore", "2099-01-01T00:00:00Z");
+		createItem("flaky");
+		JsonNode claim = claim("w");
+		end(claim, Mutation.FAIL);
+		JsonNode again = claim("w");
+		Api.Response delayed = this.api.post("/leases/" + leaseId(again) + "/release",
+				Map.of("epoch", epoch(again), "retryAfterSeconds", 600));
+		assertThat(delayed.status()).as(delayed.toString()).isEqualTo(200);
+		this.gauges.sample();
+		Scrape after = scrape();
+		assertThat(after.value("workgraph_scheduled_items")).isEqualTo(2);
+		assertThat(after.delta(before, endings("failed"))).isEqualTo(1);
+		assertThat(after.delta(before, endings("released"))).isEqualTo(1);
 	}
 
 	@Test

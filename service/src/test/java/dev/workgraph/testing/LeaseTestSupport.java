@@ -38,10 +38,11 @@ public abstract class LeaseTestSupport extends ServiceTest {
 	 */
 	public enum Mutation {
 
-		RENEW("renew"), COMPLETE("complete"), RELEASE("release"), CANCEL("cancel"), DECOMPOSE("decompose"),
-		BLOCKING_ATTENTION_REQUEST("attention-requests"), NON_BLOCKING_ATTENTION_REQUEST("attention-requests"),
-		CHECKPOINT("checkpoints"), CHECKPOINT_AND_RENEW("checkpoints"), FAIL("fail"), FAIL_FOR_GOOD("fail"),
-		HANDOFF("handoff"), WAIT("waits"), WAIT_WITH_DEADLINE("waits");
+		RENEW("renew"), COMPLETE("complete"), RELEASE("release"), RELEASE_WITH_A_DELAY("release"), CANCEL("cancel"),
+		DECOMPOSE("decompose"), BLOCKING_ATTENTION_REQUEST("attention-requests"),
+		NON_BLOCKING_ATTENTION_REQUEST("attention-requests"), CHECKPOINT("checkpoints"),
+		CHECKPOINT_AND_RENEW("checkpoints"), FAIL("fail"), FAIL_FOR_GOOD("fail"), HANDOFF("handoff"), WAIT("waits"),
+		WAIT_WITH_DEADLINE("waits");
 
 		private final String path;
 
@@ -55,6 +56,8 @@ public abstract class LeaseTestSupport extends ServiceTest {
 				case RENEW -> Map.of("epoch", epoch, "leaseSeconds", 120);
 				case COMPLETE -> Map.of("epoch", epoch, "result", Map.of("done", true));
 				case RELEASE, CANCEL -> Map.of("epoch", epoch, "reason", "stale worker says so");
+				case RELEASE_WITH_A_DELAY ->
+					Map.of("epoch", epoch, "reason", "stale worker says later", "retryAfterSeconds", 3600);
 				case DECOMPOSE -> Map.of("epoch", epoch, "children", List.of(Map.of("key", "a", "title", "child a"),
 						Map.of("key", "b", "title", "child b", "dependsOn", List.of("a"))));
 				case BLOCKING_ATTENTION_REQUEST ->

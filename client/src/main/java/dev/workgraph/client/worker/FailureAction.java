@@ -3,7 +3,17 @@ package dev.workgraph.client.worker;
 import java.util.Objects;
 
 /** What to do with an item whose handler failed, decided by a {@link FailurePolicy}. */
-public sealed interface FailureAction permits FailureAction.Release, FailureAction.AskHuman, FailureAction.Cancel {
+public sealed interface FailureAction
+		permits FailureAction.Fail, FailureAction.Release, FailureAction.AskHuman, FailureAction.Cancel {
+
+	/**
+	 * End the lease {@code failed} with this error (a JSON-serialisable object): the
+	 * service counts an attempt and, by the item's retry policy, backs off and retries it
+	 * or holds it for a human; {@code retryable} false holds it at once.
+	 */
+	static FailureAction fail(Object error, boolean retryable) {
+		return new Fail(error, retryable);
+	}
 
 	/** Give the item back to the queue. */
 	static FailureAction release(String reason) {
@@ -18,6 +28,15 @@ public sealed interface FailureAction permits FailureAction.Release, FailureActi
 	/** Cancel the item (and its open descendants). */
 	static FailureAction cancel(String reason) {
 		return new Cancel(reason);
+	}
+
+	/** Fail with this error. */
+	record Fail(Object error, boolean retryable) implements FailureAction {
+
+		public Fail {
+			Objects.requireNonNull(error, "error");
+		}
+
 	}
 
 	/** Release with this reason. */

@@ -4,16 +4,26 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Decides what happens to an item whose handler threw. The service keeps no retry count,
- * so the default counts for it: {@link #releaseThenAskHuman(int)} releases the item
- * (another worker may succeed) until handlers failed on it that many times in a row, then
- * pauses it with a question for a human, so that a poison item cannot keep every worker
- * busy failing.
+ * Decides what happens to an item whose handler threw. The default,
+ * {@link #failWithServicePolicy()}, leaves the counting to the service: the lease ends
+ * {@code failed} with the exception as its error, and the item's own retry policy
+ * (attempts, back-off with jitter, a human asked when they are used up) decides what
+ * follows, the same for every worker and every client.
  */
 @FunctionalInterface
 public interface FailurePolicy {
 
 	FailureAction decide(HandlerFailure failure);
+
+	/**
+	 * Fail the lease with the exception as its error and let the service's retry policy
+	 * of the item decide: another attempt after its back-off, or a human once
+	 * {@code retry.maxAttempts} attempts are used up (see {@link HandlerFailure#item()}'s
+	 * {@code attempts} and {@code retry}). The default.
+	 */
+	static FailurePolicy failWithServicePolicy() {
+		return (failure) -> FailureAction.fail(failure.error(), true);
+	}
 
 	/**
 	 * Always release, with the failure as the reason. A poison item circulates forever.
@@ -29,7 +39,9 @@ public interface FailurePolicy {
 
 	/**
 	 * Release, unless this is the {@code failuresInARow}-th failure in a row on the item
-	 * (counted from its lease history): then ask a human. The default, with 3.
+	 * (counted from its lease history): then ask a human. Releases are not attempts, so
+	 * the item's retry policy and back-off do not apply; prefer
+	 * {@link #failWithServicePolicy()}.
 	 */
 	static FailurePolicy releaseThenAskHuman(int failuresInARow) {
 		if (failuresInARow < 1) {

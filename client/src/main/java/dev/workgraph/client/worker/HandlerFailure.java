@@ -1,7 +1,10 @@
 package dev.workgraph.client.worker;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
+import dev.workgraph.client.Item;
 import dev.workgraph.client.Lease;
 import dev.workgraph.client.LeaseOutcome;
 import dev.workgraph.client.problem.WorkGraphException;
@@ -35,6 +38,27 @@ public final class HandlerFailure {
 
 	public Throwable exception() {
 		return this.exception;
+	}
+
+	/**
+	 * The item as the claim (or the last write) showed it: {@code attempts()} counts its
+	 * earlier failed or expired leases, {@code retry()} is its policy and
+	 * {@code attemptsLeft()} what the service still allows, counting this one.
+	 */
+	public Item item() {
+		return this.lease.item();
+	}
+
+	/**
+	 * The error a failure reports to the service: the exception's type and message and
+	 * this worker's id.
+	 */
+	public Map<String, Object> error() {
+		Map<String, Object> error = new LinkedHashMap<>();
+		error.put("exception", this.exception.getClass().getName());
+		error.put("message", String.valueOf(this.exception.getMessage()));
+		error.put("workerId", this.lease.workerId());
+		return error;
 	}
 
 	/** {@code handler failed: <exception type>: <message>}, short enough for a reason. */

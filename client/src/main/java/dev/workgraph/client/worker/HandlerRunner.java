@@ -134,7 +134,10 @@ final class HandlerRunner {
 			action = FailureAction.release(handlerFailure.summary());
 		}
 		try {
-			if (action instanceof FailureAction.AskHuman ask) {
+			if (action instanceof FailureAction.Fail fail) {
+				lease.fail(fail.error(), fail.retryable());
+			}
+			else if (action instanceof FailureAction.AskHuman ask) {
 				lease.askHuman(NewAttentionRequest.blocking(ask.question(), ask.context()));
 			}
 			else if (action instanceof FailureAction.Cancel cancel) {

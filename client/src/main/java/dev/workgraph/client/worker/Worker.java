@@ -145,7 +145,7 @@ public final class Worker implements AutoCloseable {
 
 		ItemHandler handler;
 
-		FailurePolicy failurePolicy = FailurePolicy.releaseThenAskHuman(3);
+		FailurePolicy failurePolicy = FailurePolicy.failWithServicePolicy();
 
 		WorkerListener listener = new WorkerListener() {
 		};
@@ -229,7 +229,7 @@ public final class Worker implements AutoCloseable {
 
 		/**
 		 * What happens to an item whose handler threw; by default
-		 * {@link FailurePolicy#releaseThenAskHuman(int) releaseThenAskHuman(3)}.
+		 * {@link FailurePolicy#failWithServicePolicy()}.
 		 */
 		public Builder failurePolicy(FailurePolicy failurePolicy) {
 			this.failurePolicy = Objects.requireNonNull(failurePolicy, "failurePolicy");

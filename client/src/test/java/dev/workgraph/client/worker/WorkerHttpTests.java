@@ -321,7 +321,7 @@ class WorkerHttpTests {
 								"question", request.body().path("question").asString(), "status", "open")));
 		this.worker = worker((context) -> {
 			throw new IllegalStateException("boom");
-		}).build().start();
+		}).failurePolicy(FailurePolicy.releaseThenAskHuman(3)).build().start();
 		this.events.awaitEnded(5);
 		Request asked = this.service.requests("POST", "/leases/.*/attention-requests").get(0);
 		assertThat(asked.body().path("blocking").asBoolean()).isTrue();
@@ -330,6 +330,25 @@ class WorkerHttpTests {
 		assertThat(asked.body().path("context").path("failuresInARow").asInt()).isEqualTo(3);
 		assertThat(this.events.ended).containsExactly(LeaseOutcome.ATTENTION_REQUESTED);
 		assertThat(this.events.handlerFailures.get()).isEqualTo(1);
+	}
+
+	@Test
+	void byDefaultAFailingHandlerFailsTheLeaseAndTheServicesRetryPolicyDecides() throws Exception {
+		Map<String, Object> lease = offerOneLease(Duration.ofSeconds(30));
+		this.service.on("POST", "/leases/.*/fail", (request, answer) -> answer.json(200,
+				FakeService.claim(FakeService.ended(lease, "failed"), "blocked")));
+		this.worker = worker((context) -> {
+			throw new IllegalStateException("boom");
+		}).build().start();
+		this.events.awaitEnded(5);
+		assertThat(this.service.requests("POST", "/leases/.*/fail")).singleElement().satisfies((fail) -> {
+			assertThat(fail.body().path("retryable").asBoolean()).isTrue();
+			assertThat(fail.body().path("error").path("exception").asString())
+				.isEqualTo("java.lang.IllegalStateException");
+			assertThat(fail.body().path("error").path("message").asString()).isEqualTo("boom");
+		});
+		assertThat(this.service.requests("POST", "/leases/.*/release")).isEmpty();
+		assertThat(this.service.requests("GET", "/items/.*/leases")).as("no counting of its own").isEmpty();
 	}
 
 	@Test
@@ -342,7 +361,7 @@ class WorkerHttpTests {
 		try (RuntimeLog log = RuntimeLog.capture()) {
 			this.worker = worker((context) -> {
 				throw new IllegalStateException("boom");
-			}).build().start();
+			}).failurePolicy(FailurePolicy.releaseThenAskHuman(3)).build().start();
 			this.events.awaitEnded(5);
 			assertThat(log.mentioning("boom")).as("the failure, logged once with its exception")
 				.singleElement()

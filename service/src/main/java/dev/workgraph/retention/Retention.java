@@ -1,0 +1,76 @@
+package dev.workgraph.retention;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+
+/**
+ * Removes closed trees past retention, one tree per transaction, on a fixed delay. With
+ * {@code workgraph.retention.closed-after} unset it schedules nothing.
+ */
+@Configuration(proxyBeanMethods = false)
+class Retention implements SchedulingConfigurer {
+
+	private static final Logger log = LoggerFactory.getLogger(Retention.class);
+
+	private final ClosedTrees trees;
+
+	private final RetentionProperties properties;
+
+	private final Clock clock = Clock.systemUTC();
+
+	Retention(ClosedTrees trees, RetentionProperties properties) {
+		this.trees = trees;
+		this.properties = properties;
+	}
+
+	@Override
+	public void configureTasks(ScheduledTaskRegistrar registrar) {
+		if (this.properties.closedAfter() != null) {
+			registrar.addFixedDelayTask(this::removeSafely, this.properties.interval());
+		}
+	}
+
+	private void removeSafely() {
+		try {
+			removeClosedBefore(this.clock.instant().minus(this.properties.closedAfter()));
+		}
+		catch (RuntimeException ex) {
+			log.warn("Retention pass failed, retrying in {}: {}", this.properties.interval(), ex.getMessage());
+		}
+	}
+
+	/**
+	 * One pass: every root closed before {@code cutoff}, in id order, its tree removed if
+	 * it is removable. Answers the number of items removed.
+	 */
+	long removeClosedBefore(Instant cutoff) {
+		long removed = 0;
+		int trees = 0;
+		UUID after = ClosedTrees.LOWEST;
+		List<UUID> roots;
+		do {
+			roots = this.trees.rootsClosedBefore(cutoff, after, this.properties.batchSize());
+			for (UUID root : roots) {
+				int items = this.trees.removeTree(root, cutoff);
+				removed += items;
+				trees += (items > 0) ? 1 : 0;
+				after = root;
+			}
+		}
+		while (roots.size() == this.properties.batchSize());
+		if (removed > 0) {
+			log.info("Retention removed {} closed trees ({} items) closed before {}", trees, removed, cutoff);
+		}
+		return removed;
+	}
+
+}
