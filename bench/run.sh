@@ -9,6 +9,7 @@
 #   bench/run.sh --open-loop-only 3 # the service's warm-up, then only the open loop (500 claims/s), 3 times
 #   bench/run.sh --scale-only 6     # only the scale points (10^3, 10^5, 10^6 items), 6 rounds of all sizes
 #   bench/run.sh --scale-only 1 --full-sizes  # the same with the full run's sizes (10^7 items)
+#   bench/run.sh --stream-only 4    # the service's warm-up, then only the stream point, 4 turns with graphile-worker
 #
 # Needs a PostgreSQL server at 127.0.0.1:5432 (user postgres, trust auth), psql and pgbench,
 # wrk, and a JDK 25 (JAVA_HOME if it is one, else /usr/lib/jvm/*25*); Node.js + npm for the
@@ -24,9 +25,9 @@ cd "$(dirname "$0")/.."
 for arg in "$@"; do
 	case "$arg" in
 		--quick) ;;
-		--reaper-only | --open-loop-only | --scale-only | --full-sizes) ;;
+		--reaper-only | --open-loop-only | --scale-only | --stream-only | --full-sizes) ;;
 		[0-9]*) ;;
-		*) echo "usage: bench/run.sh [--quick] | --reaper-only N | --open-loop-only N | --scale-only N [--full-sizes]" >&2; exit 2 ;;
+		*) echo "usage: bench/run.sh [--quick] | --reaper-only N | --open-loop-only N | --scale-only N [--full-sizes] | --stream-only N" >&2; exit 2 ;;
 	esac
 done
 
@@ -58,7 +59,7 @@ fi
 
 jar=service/target/work-graph-service-0.1.0-SNAPSHOT.jar
 # Rebuild only when the sources changed: the quick mode's five minutes are for measuring.
-if [[ ! -f "$jar" || -n "$(find service/src/main service/pom.xml pom.xml -newer "$jar" -print -quit)" ]]; then
+if [[ ! -f "$jar" || -n "$(find service/src/main client/src/main service/pom.xml client/pom.xml pom.xml -newer "$jar" -print -quit)" ]]; then
 	echo "bench: building $jar"
 	JAVA_HOME=$java_home ./mvnw -B -q -DskipTests -pl service -am package
 fi
@@ -87,6 +88,14 @@ cleanup() {
 	rm -rf "$run_dir"
 }
 trap cleanup EXIT
+
+# The stream point runs the Java worker runtime in a JVM of its own: the client's classes and
+# their dependencies (Jackson), as Maven resolves them.
+if [[ ! -d client/target/classes ]]; then
+	JAVA_HOME=$java_home ./mvnw -B -q -DskipTests -pl client -am compile
+fi
+JAVA_HOME=$java_home ./mvnw -B -q -pl client dependency:build-classpath -Dmdep.outputFile="$run_dir/client.deps" >/dev/null
+echo "$PWD/client/target/classes:$(cat "$run_dir/client.deps")" >"$run_dir/client.classpath"
 
 started=$(date +%s)
 status=0

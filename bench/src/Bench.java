@@ -47,8 +47,8 @@ public class Bench {
 	 * services of their own once the main service has stopped, and the results file lists
 	 * them in the order a full run runs them. A new point is its class and a line here.
 	 */
-	final List<Point> points = List.of(this.throughput, this.batch, this.peer, this.openLoop, new OpenLoopJvmPoint(),
-			this.scale, new ChainPoint(), new FanInPoint(), this.reaper);
+	final List<Point> points = List.of(this.throughput, this.batch, this.peer, new StreamPoint(), this.openLoop,
+			new OpenLoopJvmPoint(), this.scale, new ChainPoint(), new FanInPoint(), this.reaper);
 
 	/** The main service's audit, CPU and memory; null until it has stopped. */
 	Results.ServiceInfo serviceInfo;
@@ -63,6 +63,7 @@ public class Bench {
 		int reaperOnly = 0;
 		int openLoopOnly = 0;
 		int scaleOnly = 0;
+		int streamOnly = 0;
 		boolean fullSizes = false;
 		Path javaHome = Path.of(System.getProperty("java.home"));
 		Path jar = Path.of("service/target/work-graph-service-0.1.0-SNAPSHOT.jar");
@@ -74,6 +75,7 @@ public class Bench {
 				case "--reaper-only" -> reaperOnly = Integer.parseInt(args[++i]);
 				case "--open-loop-only" -> openLoopOnly = Integer.parseInt(args[++i]);
 				case "--scale-only" -> scaleOnly = Integer.parseInt(args[++i]);
+				case "--stream-only" -> streamOnly = Integer.parseInt(args[++i]);
 				case "--full-sizes" -> fullSizes = true;
 				case "--jar" -> jar = Path.of(args[++i]);
 				case "--run-dir" -> runDir = Path.of(args[++i]);
@@ -89,6 +91,9 @@ public class Bench {
 		}
 		if (scaleOnly > 0) {
 			mode = Mode.scaleOnly(scaleOnly, fullSizes);
+		}
+		if (streamOnly > 0) {
+			mode = Mode.streamOnly(streamOnly);
 		}
 		runDir = (runDir != null) ? Files.createDirectories(runDir) : Files.createTempDirectory("wg-bench");
 		Files.createDirectories(results);

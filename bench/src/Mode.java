@@ -37,6 +37,15 @@ record Mode(String name, int pointSeconds, int warmSeconds, int pointWarmSeconds
 				reps, 0, 0, 0, 0, 0, Set.of(ScalePoint.class));
 	}
 
+	/**
+	 * The service's warm-up, then the stream point alone, {@code reps} turns with
+	 * graphile-worker: for the whole system as users run it.
+	 */
+	static Mode streamOnly(int reps) {
+		return new Mode("stream", QUICK.pointSeconds(), QUICK.warmSeconds(), QUICK.pointWarmSeconds(), 0, 0, false, 0, 0,
+				new long[0], 0, 0, 0, 0, QUICK.peerWarmSeconds(), QUICK.peerSeconds(), reps, Set.of(StreamPoint.class));
+	}
+
 	int reps(int workers) {
 		return (workers == 32) ? this.repsAt32 : this.repsElsewhere;
 	}

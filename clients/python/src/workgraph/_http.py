@@ -154,6 +154,7 @@ class Transport:
         connect_timeout: float = 5.0,
         ssl_context: ssl.SSLContext | None = None,
         user_agent: str = "workgraph-python",
+        traceparent: Callable[[], str | None] | None = None,
     ) -> None:
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -165,6 +166,7 @@ class Transport:
         self.connect_timeout = connect_timeout
         self.ssl_context = ssl_context
         self.user_agent = user_agent
+        self.traceparent = traceparent
         self._pool = _Pool(parts.scheme, parts.hostname, parts.port, ssl_context)
 
     def with_timeout(self, timeout: float) -> Transport:
@@ -202,6 +204,9 @@ class Transport:
         bearer = self.token() if callable(self.token) else self.token
         if bearer:
             sent_headers["Authorization"] = "Bearer " + bearer
+        trace = self.traceparent() if self.traceparent is not None else None
+        if trace:
+            sent_headers["traceparent"] = trace
         payload = None
         if body is not None:
             payload = json.dumps(body, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode()

@@ -79,6 +79,9 @@ class WorkGraphClient:
     >>> client = WorkGraphClient("http://localhost:8080", token=os.environ["WORKGRAPH_TOKEN"])
 
     ``token`` may also be a function, asked before every request (to rotate tokens).
+    ``traceparent``, a function asked before every request on the thread that makes it,
+    returns the caller's W3C trace context (or None): it is sent as ``traceparent``, so the
+    service's spans join the caller's trace.
     ``timeout`` bounds each request's wait for the service (a long-poll claim may wait its
     ``wait_seconds`` longer); ``connect_timeout`` bounds connecting.
     """
@@ -92,9 +95,15 @@ class WorkGraphClient:
         connect_timeout: float = 5.0,
         ssl_context: ssl.SSLContext | None = None,
         transport: Transport | None = None,
+        traceparent: Callable[[], str | None] | None = None,
     ) -> None:
         self._http = transport or Transport(
-            base_url, token=token, timeout=timeout, connect_timeout=connect_timeout, ssl_context=ssl_context
+            base_url,
+            token=token,
+            timeout=timeout,
+            connect_timeout=connect_timeout,
+            ssl_context=ssl_context,
+            traceparent=traceparent,
         )
 
     @property

@@ -31,6 +31,11 @@ export function whenUnauthenticated(handler) {
 	onUnauthenticated = handler;
 }
 
+/** Tells the console that the API refused the session's token. */
+export function unauthenticated(error) {
+	onUnauthenticated(error);
+}
+
 async function request(method, path, body, token = session.token()) {
 	const headers = { Accept: 'application/json' };
 	if (token) {

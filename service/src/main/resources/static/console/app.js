@@ -1,10 +1,11 @@
 // The console: hash routes (#/inbox, #/items, #/items/<id>, #/queues) rendered with DOM APIs only.
 import { api, ApiError, session, whenUnauthenticated } from './api.js';
 import { h, isId, replace } from './dom.js';
-import { inboxPage, startInboxPolling, stopInboxPolling } from './inbox.js';
+import { inboxPage, startInbox, stopInbox } from './inbox.js';
 import { itemsPage } from './items.js';
 import { itemPage } from './item.js';
 import { queuesPage } from './queues.js';
+import { startStream, stopStream } from './stream.js';
 
 const main = () => document.getElementById('main');
 
@@ -21,7 +22,8 @@ function signInPage(message) {
 	signedIn = false;
 	leavePage();
 	leavePage = () => {};
-	stopInboxPolling();
+	stopInbox();
+	stopStream();
 	showNavigation(false);
 	const token = h('input', { id: 'token', name: 'token', type: 'password', autocomplete: 'off', required: true,
 		spellcheck: 'false', 'aria-describedby': 'sign-in-help' });
@@ -86,7 +88,8 @@ function refusal(failure) {
 function enter(label) {
 	signedIn = true;
 	showNavigation(true, label);
-	startInboxPolling();
+	startStream();
+	startInbox();
 	if (!location.hash || location.hash === '#' || location.hash === '#/') {
 		location.hash = '#/inbox';
 	}
@@ -144,6 +147,14 @@ async function start() {
 		signInPage('Signed out.');
 	});
 	window.addEventListener('hashchange', route);
+	// A page left (or put in the back/forward cache) closes its stream: browsers allow only a few
+	// connections per host, and a stream held by a page nobody sees would take one for ever.
+	window.addEventListener('pagehide', () => stopStream());
+	window.addEventListener('pageshow', (event) => {
+		if (event.persisted && signedIn) {
+			startStream();
+		}
+	});
 	const token = session.token();
 	try {
 		await api.probe(token);

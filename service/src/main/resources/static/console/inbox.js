@@ -1,45 +1,76 @@
-// The attention inbox: open requests, newest first. Polled every second (EventSource cannot send
-// the Authorization header, and the token must not go in a URL); cards are added and removed in
+// The attention inbox: open requests, newest first. Read again whenever the change stream says a
+// question was asked, answered or its item closed (and when the stream reconnects), so a new
+// question appears as soon as it is committed, without polling; cards are added and removed in
 // place, so an answer being typed is never redrawn away.
 import { api } from './api.js';
 import { h, itemLink, jsonText, replace, time } from './dom.js';
 import { answerForm } from './answer.js';
+import { onChanges } from './stream.js';
 
-const POLL_MILLIS = 1000;
+/** The changes after which the open requests may differ. */
+const AFFECTING = new Set(['attention.opened', 'attention.resolved', 'attention.escalated', 'item.cancelled',
+	'item.completed']);
 
-let timer = null;
+/** After a failed read, the next try. */
+const RETRY_MILLIS = 2000;
+
+let unsubscribe = null;
+let reading = false;
+let readAgain = false;
+let retry = null;
 let latest = null;
 const listeners = new Set();
 
-async function poll() {
+async function refresh() {
+	if (reading) {
+		readAgain = true;
+		return;
+	}
+	reading = true;
+	clearTimeout(retry);
 	try {
-		latest = await api.inbox();
-		const count = document.getElementById('inbox-count');
-		const open = latest.attentionRequests.length;
-		replace(count, open === 0 ? '' : (latest.nextCursor ? open + '+' : String(open)));
-		listeners.forEach((listener) => listener(latest, null));
+		do {
+			readAgain = false;
+			const page = await api.inbox();
+			if (unsubscribe === null) {
+				return;
+			}
+			latest = page;
+			const count = document.getElementById('inbox-count');
+			const open = latest.attentionRequests.length;
+			replace(count, open === 0 ? '' : (latest.nextCursor ? open + '+' : String(open)));
+			listeners.forEach((listener) => listener(latest, null));
+		}
+		while (readAgain);
 	}
 	catch (failure) {
 		listeners.forEach((listener) => listener(null, failure));
-	}
-	finally {
-		if (timer !== null) {
-			timer = setTimeout(poll, POLL_MILLIS);
+		if (unsubscribe !== null) {
+			retry = setTimeout(refresh, RETRY_MILLIS);
 		}
 	}
-}
-
-export function startInboxPolling() {
-	if (timer === null) {
-		timer = setTimeout(poll, 0);
+	finally {
+		reading = false;
 	}
 }
 
-export function stopInboxPolling() {
-	if (timer !== null) {
-		clearTimeout(timer);
-		timer = null;
+export function startInbox() {
+	if (unsubscribe === null) {
+		unsubscribe = onChanges((change) => {
+			if (change === null || AFFECTING.has(change.type)) {
+				refresh();
+			}
+		});
+		refresh();
 	}
+}
+
+export function stopInbox() {
+	if (unsubscribe !== null) {
+		unsubscribe();
+		unsubscribe = null;
+	}
+	clearTimeout(retry);
 	latest = null;
 }
 

@@ -4,6 +4,7 @@ import { api, ApiError } from './api.js';
 import { h, itemLink, jsonText, replace, statusBadge, time } from './dom.js';
 import { answerForm } from './answer.js';
 import { neighbourhood } from './graph.js';
+import { onChanges } from './stream.js';
 
 function field(name, value) {
 	if (value === null || value === undefined || value === '') {
@@ -192,9 +193,34 @@ export function itemPage(container, id) {
 				failure instanceof ApiError && failure.status === 404 ? 'No such item.' : failure.message));
 		}
 	};
+	// Live: read again when the stream tells of a change to this item, unless an answer is being
+	// typed or sent (a redraw would lose it); then the Refresh button says that it changed.
+	let pending = null;
+	const changed = () => {
+		pending = null;
+		const typing = [...container.querySelectorAll('textarea')].some((field) => field.value)
+			|| container.querySelector('form[data-sending]');
+		if (!typing) {
+			load();
+			return;
+		}
+		const refresh = container.querySelector('#refresh');
+		if (refresh) {
+			refresh.textContent = 'Refresh (changed)';
+			refresh.dataset.changed = 'true';
+		}
+	};
+	const unsubscribe = onChanges((change) => {
+		if (live && pending === null && (change === null || change.itemId === id)) {
+			// Changes of one transaction arrive together: one read for all of them.
+			pending = setTimeout(changed, 50);
+		}
+	});
 	replace(container, h('p', { class: 'muted' }, 'Loading…'));
 	load();
 	return () => {
 		live = false;
+		clearTimeout(pending);
+		unsubscribe();
 	};
 }

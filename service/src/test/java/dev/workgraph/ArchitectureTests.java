@@ -34,8 +34,8 @@ class ArchitectureTests {
 
 	/** What every feature may use, and which uses none of them. */
 	private static final String[] SHARED = { "dev.workgraph.model..", "dev.workgraph.problem..",
-			"dev.workgraph.validation..", "dev.workgraph.sql..", "dev.workgraph.database..",
-			"dev.workgraph.metrics.." };
+			"dev.workgraph.validation..", "dev.workgraph.sql..", "dev.workgraph.database..", "dev.workgraph.metrics..",
+			"dev.workgraph.tracing.." };
 
 	@Test
 	void packagesDoNotDependOnEachOtherInCycles() {

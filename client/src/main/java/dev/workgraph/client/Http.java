@@ -54,8 +54,12 @@ final class Http {
 
 	private final Clock clock;
 
-	Http(HttpClient client, URI base, Supplier<String> token, Duration requestTimeout, String userAgent, Clock clock) {
+	private final Supplier<String> traceparent;
+
+	Http(HttpClient client, URI base, Supplier<String> token, Duration requestTimeout, String userAgent, Clock clock,
+			Supplier<String> traceparent) {
 		this.client = client;
+		this.traceparent = traceparent;
 		String text = base.toString();
 		this.base = text.endsWith("/") ? text.substring(0, text.length() - 1) : text;
 		this.token = token;
@@ -82,7 +86,8 @@ final class Http {
 	}
 
 	Http withRequestTimeout(Duration timeout) {
-		return new Http(this.client, URI.create(this.base), this.token, timeout, this.userAgent, this.clock);
+		return new Http(this.client, URI.create(this.base), this.token, timeout, this.userAgent, this.clock,
+				this.traceparent);
 	}
 
 	Duration requestTimeout() {
@@ -91,6 +96,16 @@ final class Http {
 
 	String base() {
 		return this.base;
+	}
+
+	/** The JDK client, which also opens the worker stream. */
+	HttpClient httpClient() {
+		return this.client;
+	}
+
+	/** The bearer token to send now, or null. */
+	String bearer() {
+		return (this.token != null) ? this.token.get() : null;
 	}
 
 	/**
@@ -246,6 +261,10 @@ final class Http {
 		String bearer = (this.token != null) ? this.token.get() : null;
 		if (bearer != null && !bearer.isEmpty()) {
 			request.header("Authorization", "Bearer " + bearer);
+		}
+		String trace = (this.traceparent != null) ? this.traceparent.get() : null;
+		if (trace != null && !trace.isEmpty()) {
+			request.header("traceparent", trace);
 		}
 		call.headers().forEach(request::header);
 		if (call.body() != null) {

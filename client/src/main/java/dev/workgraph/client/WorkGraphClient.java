@@ -61,6 +61,11 @@ public final class WorkGraphClient {
 	}
 
 	/** How long a request may take before it fails with {@link ServiceUnreachable}. */
+	/** The wire, for the worker stream opened with this client's address and token. */
+	Http http() {
+		return this.http;
+	}
+
 	public Duration requestTimeout() {
 		return this.http.requestTimeout();
 	}
@@ -363,6 +368,8 @@ public final class WorkGraphClient {
 
 		private Clock clock = Clock.systemUTC();
 
+		private Supplier<String> traceparent;
+
 		private Builder(URI baseUrl) {
 			if (baseUrl.getScheme() == null || baseUrl.getHost() == null) {
 				throw new IllegalArgumentException(
@@ -412,6 +419,23 @@ public final class WorkGraphClient {
 			return this;
 		}
 
+		/**
+		 * Asks for the caller's W3C trace context before every request and sends it as
+		 * {@code traceparent}, so that the service's spans join the caller's trace; null
+		 * or empty sends none. The supplier runs on the thread that makes the request,
+		 * where the tracer's current span is, e.g. with OpenTelemetry: <pre>{@code
+		 * .traceparent(() -> {
+		 *     SpanContext span = Span.current().getSpanContext();
+		 *     return span.isValid() ? "00-" + span.getTraceId() + "-" + span.getSpanId() + "-"
+		 *             + span.getTraceFlags().asHex() : null;
+		 * })
+		 * }</pre>
+		 */
+		public Builder traceparent(Supplier<String> traceparent) {
+			this.traceparent = Objects.requireNonNull(traceparent, "traceparent");
+			return this;
+		}
+
 		/** The wall clock, used only to read {@code Retry-After} dates. */
 		Builder clock(Clock clock) {
 			this.clock = clock;
@@ -420,8 +444,8 @@ public final class WorkGraphClient {
 
 		public WorkGraphClient build() {
 			HttpClient client = (this.httpClient != null) ? this.httpClient : Http.client(this.connectTimeout);
-			return new WorkGraphClient(
-					new Http(client, this.baseUrl, this.token, this.requestTimeout, Http.userAgent(), this.clock));
+			return new WorkGraphClient(new Http(client, this.baseUrl, this.token, this.requestTimeout, Http.userAgent(),
+					this.clock, this.traceparent));
 		}
 
 	}

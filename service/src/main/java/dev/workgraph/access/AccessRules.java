@@ -64,6 +64,9 @@ class AccessRules {
 	/** Claims and everything done under a lease: workers (POST). */
 	static final String[] WORKER_POSTS = { "/claims", "/claims/batch", "/completions", "/leases/**" };
 
+	/** The worker stream (a WebSocket): workers (GET, the upgrade). */
+	static final String WORKER_STREAM = "/worker-stream";
+
 	/** Reads a worker shares with operators (GET). */
 	static final String[] SHARED_READS = { "/leases/*", "/leases/*/fence", "/items/*", "/items/*/leases",
 			"/items/*/checkpoints" };
@@ -119,6 +122,10 @@ class AccessRules {
 			// Workers: the MCP server (docs/mcp.md), whose sessions work as the token's
 			// worker through the calls above.
 			.requestMatchers("/mcp")
+			.hasRole(WORKER)
+			// Workers: the worker stream (docs/worker-stream.md), one connection per
+			// worker process, opened with the token and acting as it.
+			.requestMatchers(HttpMethod.GET, WORKER_STREAM)
 			.hasRole(WORKER)
 			// Creating items: operators, and worker tokens an admin allowed to (in
 			// their queues, never as a child: checked by the item feature).

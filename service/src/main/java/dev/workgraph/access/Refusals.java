@@ -52,7 +52,7 @@ final class Refusals {
 		if (HttpMethod.GET.matches(method) && "/tokens/current".equals(path)) {
 			return "a token of any role";
 		}
-		if ("/mcp".equals(path)) {
+		if ("/mcp".equals(path) || (HttpMethod.GET.matches(method) && AccessRules.WORKER_STREAM.equals(path))) {
 			return "a worker token";
 		}
 		if (matches(path, AccessRules.ADMIN_PATHS)) {

@@ -65,8 +65,8 @@ class AttentionRequests {
 
 	/**
 	 * Resolves an open request; resolving a system request also restarts the item's count
-	 * of expiries in a row, and one of attempts used up its attempts. Returns nothing
-	 * when the request was not open.
+	 * of expiries in a row and of leases without progress, and one of attempts used up
+	 * its attempts. Returns nothing when the request was not open.
 	 */
 	static final String RESOLVE_IF_OPEN = """
 			with resolved as (
@@ -75,9 +75,11 @@ class AttentionRequests {
 			    where id = :id and status = 'open'
 			    returning item_id, blocking, raised_by, kind
 			), streak_reset as (
-			    -- Answering "retries exhausted" gives the item its attempts again.
+			    -- Answering "retries exhausted" gives the item its attempts again; answering any
+			    -- system request starts the no-progress count afresh (a human has looked).
 			    update work_items w set consecutive_expirations = 0,
-			        attempts = case when r.kind = 'retries_exhausted' then 0 else w.attempts end
+			        attempts = case when r.kind = 'retries_exhausted' then 0 else w.attempts end,
+			        progress_counted_after = w.epoch
 			    from resolved r
 			    where w.id = r.item_id and r.raised_by = 'system'
 			)

@@ -91,6 +91,16 @@ public class Readiness {
 	}
 
 	/**
+	 * Settles items whose leases the caller has just ended, with the blocker
+	 * {@code changes} that their endings made (a guard's hold) and the new notBefore of
+	 * {@code schedules}.
+	 */
+	public void settleAfterLeaseEnded(Collection<BlockerDelta> changes, Collection<UUID> itemIds,
+			Collection<NotBefore> schedules) {
+		adjust(changes, itemIds, false, schedules);
+	}
+
+	/**
 	 * Sets the notBefore of an item that is neither leased nor terminal (locked by the
 	 * caller): blocked until then, or settled at once when it is null or has come.
 	 */

@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import dev.workgraph.tracing.TraceHeaders;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.NullNode;
@@ -36,10 +37,13 @@ class ServiceCalls {
 
 	private final Environment environment;
 
+	private final TraceHeaders traceHeaders;
+
 	private volatile URI base;
 
-	ServiceCalls(JsonMapper json, Environment environment, McpProperties properties) {
+	ServiceCalls(JsonMapper json, Environment environment, McpProperties properties, TraceHeaders traceHeaders) {
 		this.json = json;
+		this.traceHeaders = traceHeaders;
 		this.environment = environment;
 		this.base = properties.serviceUrl();
 	}
@@ -87,6 +91,8 @@ class ServiceCalls {
 		if (authorization != null) {
 			builder.header(HttpHeaders.AUTHORIZATION, authorization);
 		}
+		// The call continues the trace of the tool call that makes it.
+		this.traceHeaders.current().forEach(builder::header);
 		return builder;
 	}
 

@@ -73,6 +73,12 @@ public final class Problems {
 	 * answered beside it.
 	 */
 	public static Map<String, Object> of(RuntimeException failure) {
+		if (failure instanceof InvalidRequest invalid) {
+			// As the response of its own would: the fields with what is wrong with each.
+			Map<String, Object> problem = body(invalid.code(), invalid.detail(), invalid.properties());
+			problem.put("errors", invalid.errors());
+			return problem;
+		}
 		if (failure instanceof RequestRejected rejected) {
 			return body(rejected.code(), rejected.detail(), rejected.properties());
 		}

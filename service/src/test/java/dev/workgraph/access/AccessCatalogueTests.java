@@ -75,6 +75,11 @@ class AccessCatalogueTests extends HostileTest {
 		 * 403 entry in a 200 answer.
 		 */
 		BATCH_COMPLETION,
+		/**
+		 * Only workers, any worker: the worker stream, whose every message then acts as
+		 * the token's worker (WorkerStreamAccessTests).
+		 */
+		WORKER,
 		/** Admins only. */
 		ADMIN,
 		/**
@@ -146,6 +151,9 @@ class AccessCatalogueTests extends HostileTest {
 			endpoint("GET /queues", Access.OPERATOR, "/queues", null),
 			endpoint("GET /queues/{name}", Access.OPERATOR, "/queues/default", null),
 			endpoint("PATCH /queues/{name}", Access.OPERATOR, "/queues/default", "{\"paused\":true}"),
+			// The worker stream (a WebSocket; without an upgrade its rightful caller gets
+			// 400)
+			endpoint("* /worker-stream", Access.WORKER, "/worker-stream", null),
 			// The change stream (follow=false: the sample ends instead of streaming on)
 			endpoint("GET /changes", Access.OPERATOR, "/changes?follow=false", null),
 			// Webhooks
@@ -457,7 +465,7 @@ class AccessCatalogueTests extends HostileTest {
 			case OPERATOR -> kind == Kind.OTHER_WORKER || kind == Kind.HOLDER || events;
 			case ITEM_READ, LEASE_READ -> kind == Kind.OTHER_WORKER || events;
 			case LEASE_WRITE, CLAIM -> kind != Kind.HOLDER;
-			case BATCH_COMPLETION -> kind == Kind.OPERATOR || kind == Kind.ADMIN || events;
+			case BATCH_COMPLETION, WORKER -> kind == Kind.OPERATOR || kind == Kind.ADMIN || events;
 			case ADMIN -> kind != Kind.ADMIN;
 			case EVENTS -> kind == Kind.OTHER_WORKER || kind == Kind.HOLDER || kind == Kind.OTHER_EVENTS;
 		};

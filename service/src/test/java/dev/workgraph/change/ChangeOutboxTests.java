@@ -59,6 +59,28 @@ class ChangeOutboxTests extends ServiceTest {
 	}
 
 	@Test
+	void checkpointsAndQuestionsArePublishedWithTheirOwnFields() {
+		long before = this.changes.head();
+		createItem("checkpointed", "queue", "outbox");
+		JsonNode claim = claim(Map.of("workerId", "w-checkpoint", "queues", List.of("outbox")));
+		String lease = "/leases/" + leaseId(claim);
+		assertThat(this.api.post(lease + "/checkpoints", Map.of("epoch", epoch(claim), "data", Map.of("page", 3)))
+			.status()).isEqualTo(201);
+		assertThat(this.api
+			.post(lease + "/attention-requests",
+					Map.of("epoch", epoch(claim), "question", "which page next?", "blocking", false))
+			.status()).isEqualTo(201);
+		List<Change> published = awaitChanges(before, 5);
+		assertThat(published).extracting(Change::type)
+			.containsExactly("item.created", "item.ready", "lease.granted", "checkpoint.written", "attention.opened");
+		Change checkpoint = published.get(3);
+		assertThat(checkpoint.leaseId()).isEqualTo(leaseId(claim));
+		assertThat(checkpoint.epoch()).isEqualTo(epoch(claim));
+		assertThat(checkpoint.data()).contains("\"checkpointSeq\": 1").contains("\"workerId\": \"w-checkpoint\"");
+		assertThat(published.get(4).data()).contains("\"kind\": null").contains("which page next?");
+	}
+
+	@Test
 	void aTransactionThatCommitsLateIsPublishedAfterWhatTheReaderHasSeen() throws SQLException {
 		long before = this.changes.head();
 		try (Connection slow = this.dataSource.getConnection()) {

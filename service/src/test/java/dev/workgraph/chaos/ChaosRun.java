@@ -84,6 +84,9 @@ final class ChaosRun {
 				this.cluster.adminToken(), this.cluster.frontDoor());
 		client.capQueues(World.CAPS);
 		Random master = new Random(this.settings.seed());
+		StreamSubscriber subscriber = new StreamSubscriber(this.cluster.instances(), changeHead(),
+				this.cluster.adminToken());
+		Thread subscriberThread = Thread.ofVirtual().name("chaos-stream").start(subscriber);
 		Monitor monitor = new Monitor(this.cluster, client, history, world);
 		long started = System.nanoTime();
 		Thread monitorThread = Thread.ofVirtual().name("chaos-monitor").start(monitor);
@@ -124,9 +127,13 @@ final class ChaosRun {
 		long seconds = Math.round((System.nanoTime() - started) / 1e9);
 
 		finalConsistencyAudits(client, history);
+		awaitStream(subscriber);
+		subscriber.stop();
+		join(List.of(subscriberThread), Duration.ofSeconds(30));
 		HistoryChecker checker = finalChecks(history, world, monitor);
 		List<Violation> violations = new ArrayList<>(history.violations());
 		violations.addAll(checker.violations());
+		violations.addAll(streamChecks(subscriber));
 		if (!drained) {
 			violations.add(new Violation("4-drained-nothing-lost",
 					"the drain did not finish within " + this.settings.drainTimeout()));
@@ -159,6 +166,8 @@ final class ChaosRun {
 				exchanges.stream().filter((e) -> e.status() == Exchange.NO_ANSWER).count());
 		details.put("timed_out", exchanges.stream().filter((e) -> e.status() == Exchange.TIMED_OUT).count());
 		details.put("drain_millis", drainMillis);
+		details.put("stream_lease_endings_received", (long) subscriber.received().size());
+		details.put("stream_reconnects", (long) subscriber.reconnects());
 		details.put("history_snapshots_compared", monitor.snapshots());
 		details.put("consistency_audits_passed", monitor.auditsPassed());
 		tally.snapshot().forEach((key, value) -> details.put("actors_" + key, value));
@@ -167,6 +176,57 @@ final class ChaosRun {
 		writeReport(result, exchanges, statusCounts(exchanges));
 		System.out.println(result.summary("chaos " + this.name));
 		return result;
+	}
+
+	/** The last seq the change stream handed out. */
+	private long changeHead() {
+		try (Connection connection = this.cluster.connect();
+				Statement statement = connection.createStatement();
+				var rs = statement.executeQuery("select coalesce(max(last_seq), 0) from change_counter")) {
+			rs.next();
+			return rs.getLong(1);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not read the change counter: " + ex.getMessage(), ex);
+		}
+	}
+
+	/** Changes not yet published, and the seq of the last lease ending published. */
+	private static final String LAST_LEASE_ENDING = """
+			select (select count(*) from change_pending),
+			       (select coalesce(max(seq), 0) from changes where type = 'lease.ended')
+			""";
+
+	/**
+	 * Waits until every change is published and the subscriber has received the last
+	 * lease ending (or a minute passed: the checker then says what is missing).
+	 */
+	private void awaitStream(StreamSubscriber subscriber) {
+		long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+		while (System.nanoTime() < deadline) {
+			try (Connection connection = this.cluster.connect();
+					Statement statement = connection.createStatement();
+					var rs = statement.executeQuery(LAST_LEASE_ENDING)) {
+				rs.next();
+				if (rs.getLong(1) == 0 && subscriber.lastSeq() >= rs.getLong(2)) {
+					return;
+				}
+			}
+			catch (SQLException ex) {
+				// Try again.
+			}
+			ServiceInstance.sleep(200);
+		}
+	}
+
+	private List<Violation> streamChecks(StreamSubscriber subscriber) {
+		try (Connection connection = this.cluster.connect()) {
+			return StreamChecker.check(subscriber.received(), ServerHistory.leases(connection));
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not read the database for the stream's check: " + ex.getMessage(),
+					ex);
+		}
 	}
 
 	/** Waits until every item is terminal and no lease is active. */

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,6 +48,9 @@ class WorkerThroughRestartsTests {
 	private final List<Worker> workers = new java.util.ArrayList<>();
 
 	private WorkGraphClient client;
+
+	/** Whether the workers use the worker stream. */
+	private boolean stream;
 
 	@BeforeAll
 	static void startCluster() {
@@ -82,8 +86,14 @@ class WorkerThroughRestartsTests {
 		return cluster.instances().get(0);
 	}
 
-	@Test
-	void aServiceKilledMidWorkIsRiddenThroughAndFencesTheLeaseThatRanOut() throws Exception {
+	/**
+	 * Each test runs with workers on the worker stream (the runtime's default: the
+	 * service is killed with streams open) and with a request each.
+	 */
+	@ParameterizedTest(name = "stream {0}")
+	@ValueSource(booleans = { true, false })
+	void aServiceKilledMidWorkIsRiddenThroughAndFencesTheLeaseThatRanOut(boolean stream) throws Exception {
+		this.stream = stream;
 		Item longItem = this.client.createItem(NewItem.titled("outlives the outage").withQueue("long"));
 		Item shortItem = this.client.createItem(NewItem.titled("runs out during the outage").withQueue("short"));
 		CountDownLatch killed = new CountDownLatch(1);
@@ -132,8 +142,10 @@ class WorkerThroughRestartsTests {
 					org.assertj.core.groups.Tuple.tuple(2L, "successor", LeaseOutcome.COMPLETED));
 	}
 
-	@Test
-	void aWorkerRidesThroughTheServicesAnswers503WhilePostgresIsDown() throws Exception {
+	@ParameterizedTest(name = "stream {0}")
+	@ValueSource(booleans = { true, false })
+	void aWorkerRidesThroughTheServicesAnswers503WhilePostgresIsDown(boolean stream) throws Exception {
+		this.stream = stream;
 		Item item = this.client.createItem(NewItem.titled("rides through 503s").withQueue("steady"));
 		Events events = new Events();
 		CountDownLatch working = new CountDownLatch(1);
@@ -176,6 +188,7 @@ class WorkerThroughRestartsTests {
 			.requestTimeout(Duration.ofSeconds(5))
 			.build();
 		return Worker.builder(own)
+			.stream(this.stream)
 			.workerId(workerId)
 			.handler(handler)
 			.pollBackoff(Backoff.exponential(Duration.ofMillis(100), Duration.ofMillis(500)))

@@ -224,7 +224,7 @@ class ConsoleApiTests extends LeaseTestSupport {
 	void theConsoleNeverWritesMarkupFromData() throws Exception {
 		// Every value reaches the page as text (docs/console.md, "Hostile content").
 		for (String script : List.of("app.js", "api.js", "dom.js", "inbox.js", "items.js", "item.js", "graph.js",
-				"queues.js", "answer.js")) {
+				"queues.js", "answer.js", "stream.js")) {
 			String source = get("/console/" + script).body();
 			assertThat(source).as(script)
 				.doesNotContain("innerHTML")

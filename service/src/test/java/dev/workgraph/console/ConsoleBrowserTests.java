@@ -466,7 +466,10 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 		assertThat(added.status()).as(added.toString()).isEqualTo(201);
 	}
 
-	/** Lets the inbox poll once more, so that what it draws is on the page. */
+	/**
+	 * Lets the inbox read once more (it does after each change), so that what it draws is
+	 * on the page.
+	 */
 	private static void sleepForPolling() {
 		try {
 			Thread.sleep(1200);

@@ -21,10 +21,9 @@ import dev.workgraph.client.SavedCheckpoint;
 /**
  * How a worker's claims, renewals and lease writes reach the service, chosen once when
  * the worker is built. {@link HttpTransport} sends each as a request of its own (claims
- * as long polls); a streaming transport (one connection per worker process carrying every
- * claim and renewal) would be another implementation of these methods, and the runtime
- * would not change. Reads (the item, the lease history) go through the worker's
- * {@link dev.workgraph.client.WorkGraphClient}.
+ * as long polls); {@link StreamTransport} (the default) carries them over one WebSocket
+ * per worker, and falls back to HTTP where that is not available. Reads (the item, the
+ * lease history) go through the worker's {@link dev.workgraph.client.WorkGraphClient}.
  *
  * <p>
  * Failures are {@link dev.workgraph.client.problem.WorkGraphException}s, as the client
@@ -62,5 +61,9 @@ interface Transport {
 	SavedCheckpoint checkpoint(LeaseRef lease, Object data);
 
 	EndedLease fail(LeaseRef lease, Object error, boolean retryable);
+
+	/** The worker stopped: whatever the transport holds open is closed. */
+	default void close() {
+	}
 
 }

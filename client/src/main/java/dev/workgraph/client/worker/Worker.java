@@ -160,6 +160,8 @@ public final class Worker implements AutoCloseable {
 
 		boolean claimNextWithCompletion = true;
 
+		boolean stream = true;
+
 		LongSupplier nanoTime = System::nanoTime;
 
 		RandomGenerator random = RandomGenerator.getDefault();
@@ -286,6 +288,17 @@ public final class Worker implements AutoCloseable {
 		 */
 		public Builder claimNextWithCompletion(boolean claimNextWithCompletion) {
 			this.claimNextWithCompletion = claimNextWithCompletion;
+			return this;
+		}
+
+		/**
+		 * Whether the worker talks to the service over the worker stream (the default:
+		 * one WebSocket for its claims, renewals and writes, docs/worker-stream.md) or
+		 * with a request each. With the stream, a service or proxy that does not upgrade
+		 * to a WebSocket makes the worker use HTTP long polls instead, by itself.
+		 */
+		public Builder stream(boolean stream) {
+			this.stream = stream;
 			return this;
 		}
 

@@ -63,9 +63,10 @@ final class WorkerRuntime {
 				+ ((builder.workerId != null) ? "[" + builder.workerId + "]" : "");
 		this.scheduler = new ScheduledThreadPoolExecutor(1, named(this.name + "-renewer", true));
 		this.scheduler.setRemoveOnCancelPolicy(true);
-		this.settings = new Settings(builder.client, new HttpTransport(builder.client), builder.workerId,
-				builder.leaseSeconds, builder.retryBackoff, this.scheduler, builder.listener, builder.nanoTime,
-				builder.random, this::tokenRefused);
+		this.settings = new Settings(builder.client,
+				builder.stream ? new StreamTransport(builder.client) : new HttpTransport(builder.client),
+				builder.workerId, builder.leaseSeconds, builder.retryBackoff, this.scheduler, builder.listener,
+				builder.nanoTime, builder.random, this::tokenRefused);
 		this.concurrency = builder.concurrency;
 		this.shutdownGrace = builder.shutdownGrace;
 		Semaphore permits = new Semaphore(builder.concurrency);
@@ -124,6 +125,7 @@ final class WorkerRuntime {
 		}
 		finally {
 			this.scheduler.shutdownNow();
+			this.settings.transport().close();
 			markStopped();
 			if (started) {
 				Settings.LOG.log(INFO, "Worker {0} stopped", this.settings.workerName());

@@ -172,6 +172,28 @@ public class ClaimCommands {
 		return claimed;
 	}
 
+	/**
+	 * For the worker stream (docs/adr/0031): up to {@code limit} claims now, in one
+	 * transaction, without waiting (the stream waits among the long-poll claims itself).
+	 * With a token, each attempt grants only while the token holds, as a waiting claim's
+	 * attempt does: the stream was authenticated when it opened, maybe hours ago. Empty
+	 * when nothing is ready, and when the token was revoked.
+	 */
+	public List<LeaseAndItem> claimForStream(String workerId, UUID token, List<String> queues, Long leaseSeconds,
+			int limit) {
+		int seconds = this.properties.leaseSeconds(leaseSeconds);
+		QueueFilter filter = QueueFilter.of(queues);
+		List<LeaseAndItem> claimed;
+		try {
+			claimed = claimBatchNow(workerId, token, filter, seconds, limit);
+		}
+		catch (TokenRevokedWhileWaiting ex) {
+			return List.of();
+		}
+		claimed.forEach((granted) -> this.metrics.claimGranted(granted.item().queue()));
+		return claimed;
+	}
+
 	private List<LeaseAndItem> claimBatchNow(String workerId, UUID token, QueueFilter filter, int seconds, int limit) {
 		return retriedWhileEmpty(filter, () -> claimUpTo(workerId, token, filter, seconds, limit), List::isEmpty);
 	}

@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import dev.workgraph.access.Caller;
 import dev.workgraph.lease.LeaseAndItem;
+import dev.workgraph.lease.LeaseTraces;
 import dev.workgraph.problem.InvalidRequest;
 import dev.workgraph.sql.LogContext;
 import jakarta.servlet.http.HttpServletResponse;
@@ -39,6 +40,8 @@ class ClaimController {
 
 	private final JsonMapper json;
 
+	private final LeaseTraces traces;
+
 	/**
 	 * Said with every 204 (Retry-After, whole seconds): when an empty claim is worth
 	 * repeating. Items become ready at any moment, so it is short; it keeps idle workers
@@ -46,9 +49,10 @@ class ClaimController {
 	 */
 	private final String emptyRetryAfter;
 
-	ClaimController(ClaimCommands claims, UnansweredClaims unanswered, JsonMapper json,
+	ClaimController(ClaimCommands claims, UnansweredClaims unanswered, JsonMapper json, LeaseTraces traces,
 			@Value("${workgraph.claims.empty-retry-after:1s}") Duration emptyRetryAfter) {
 		this.claims = claims;
+		this.traces = traces;
 		this.unanswered = unanswered;
 		this.json = json;
 		this.emptyRetryAfter = Long.toString(Math.max(1, emptyRetryAfter.toSeconds()));
@@ -68,6 +72,7 @@ class ClaimController {
 		// Whatever is logged from here on while answering names the lease and item.
 		LogContext.lease(claimed.get().lease().id());
 		LogContext.item(claimed.get().item().id());
+		this.traces.acting(claimed.get().lease());
 		if (request.waitOrZero() == 0) {
 			return ResponseEntity.status(HttpStatus.CREATED).body(claimed.get());
 		}
@@ -149,6 +154,7 @@ class ClaimController {
 		if (claimed.isEmpty()) {
 			return ResponseEntity.noContent().header(HttpHeaders.RETRY_AFTER, this.emptyRetryAfter).build();
 		}
+		claimed.forEach((granted) -> this.traces.granted(LeaseTraces.BATCH_GRANT, granted.lease()));
 		if (wait == 0) {
 			return ResponseEntity.status(HttpStatus.CREATED).body(new BatchClaimResponse(claimed));
 		}

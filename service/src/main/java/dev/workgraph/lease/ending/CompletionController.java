@@ -9,6 +9,7 @@ import java.util.UUID;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.workgraph.batching.PerRequest;
 import dev.workgraph.lease.LeaseHolders;
+import dev.workgraph.lease.LeaseTraces;
 import dev.workgraph.problem.Problems;
 import dev.workgraph.problem.RequestRejected;
 import dev.workgraph.validation.Json;
@@ -32,8 +33,11 @@ class CompletionController {
 
 	private final LeaseHolders holders;
 
-	CompletionController(LeaseCommands leases, LeaseHolders holders) {
+	private final LeaseTraces traces;
+
+	CompletionController(LeaseCommands leases, LeaseHolders holders, LeaseTraces traces) {
 		this.leases = leases;
+		this.traces = traces;
 		this.holders = holders;
 	}
 
@@ -68,6 +72,7 @@ class CompletionController {
 			UUID leaseId = completing.get(i).leaseId();
 			if (answer.succeeded()) {
 				this.holders.ended(leaseId);
+				this.traces.granted(LeaseTraces.BATCH_COMPLETION, answer.value());
 				results.add(new CompletionResult(leaseId, 200, answer.value(), null));
 			}
 			else {

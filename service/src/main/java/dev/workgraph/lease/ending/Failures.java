@@ -8,6 +8,7 @@ import dev.workgraph.lease.Fencing;
 import dev.workgraph.lease.LeaseAndItem;
 import dev.workgraph.lease.LeaseHistory;
 import dev.workgraph.lease.LeaseMetrics;
+import dev.workgraph.lease.ProgressGuard;
 import dev.workgraph.lease.SystemHolds;
 import dev.workgraph.validation.Json;
 import dev.workgraph.item.BlockerDelta;
@@ -74,8 +75,11 @@ class Failures {
 
 	private final LeaseMetrics metrics;
 
+	private final ProgressGuard progress;
+
 	Failures(JdbcClient jdbc, Transactions transactions, Fencing fencing, Readiness readiness, SystemHolds holds,
-			RetryProperties retry, ItemViews items, LeaseMetrics metrics) {
+			RetryProperties retry, ItemViews items, LeaseMetrics metrics, ProgressGuard progress) {
+		this.progress = progress;
 		this.jdbc = jdbc;
 		this.transactions = transactions;
 		this.fencing = fencing;
@@ -109,10 +113,14 @@ class Failures {
 				this.readiness.adjust(List.of(BlockerDelta.attentionRequests(itemId, +1)), List.of(itemId));
 			}
 			else {
-				// Attempts left: back to circulation after the back-off (contract: with
-				// jitter).
-				this.readiness.settleAfterLeaseEnded(List.of(itemId), List.of(NotBefore.after(itemId,
-						policy.backoff(counted.attempts(), ThreadLocalRandom.current().nextDouble()))));
+				// Attempts left: back to circulation after the back-off (with jitter),
+				// unless its leases have stopped making progress.
+				List<BlockerDelta> held = this.progress.holdStalled(List.of(itemId));
+				this.readiness.settleAfterLeaseEnded(held, List.of(itemId),
+						held.isEmpty()
+								? List.of(NotBefore.after(itemId,
+										policy.backoff(counted.attempts(), ThreadLocalRandom.current().nextDouble())))
+								: List.of());
 			}
 			return counted.lease();
 		});

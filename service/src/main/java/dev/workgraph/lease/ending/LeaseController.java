@@ -1,12 +1,11 @@
 package dev.workgraph.lease.ending;
 
-import java.time.Duration;
 import java.util.UUID;
-import java.util.function.Supplier;
 
 import dev.workgraph.access.Caller;
 import dev.workgraph.lease.LeaseAndItem;
 import dev.workgraph.lease.LeaseHolders;
+import dev.workgraph.lease.LeaseTraces;
 import dev.workgraph.view.LeaseView;
 import jakarta.validation.Valid;
 
@@ -29,20 +28,21 @@ class LeaseController {
 
 	private final LeaseHolders holders;
 
-	private final Checkpoints checkpoints;
-
-	private final Failures failures;
-
 	private final Handoffs handoffs;
 
-	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders, Checkpoints checkpoints,
-			Failures failures, Handoffs handoffs) {
-		this.failures = failures;
+	private final LeaseTraces traces;
+
+	/** The writes the worker stream makes too, in one place. */
+	private final LeaseCalls calls;
+
+	LeaseController(LeaseCommands leases, Decomposition decomposition, LeaseHolders holders, Handoffs handoffs,
+			LeaseTraces traces, LeaseCalls calls) {
+		this.traces = traces;
 		this.leases = leases;
 		this.decomposition = decomposition;
 		this.holders = holders;
-		this.checkpoints = checkpoints;
 		this.handoffs = handoffs;
+		this.calls = calls;
 	}
 
 	@GetMapping
@@ -54,27 +54,22 @@ class LeaseController {
 
 	@PostMapping("/renew")
 	LeaseView renew(@PathVariable UUID leaseId, @Valid @RequestBody RenewRequest request) {
-		this.holders.requireCallerHolds(leaseId);
-		return this.leases.renew(leaseId, request.epoch(), request.leaseSeconds());
+		return this.calls.renew(leaseId, request);
 	}
 
 	@PostMapping("/complete")
 	LeaseCommands.Completed complete(@PathVariable UUID leaseId, @Valid @RequestBody CompleteRequest request) {
-		return ending(leaseId, () -> (request.claimNext() == null)
-				? LeaseCommands.Completed.alone(this.leases.complete(leaseId, request.epoch(), request.result()))
-				: this.leases.completeAndClaim(leaseId, request.epoch(), request.result(), new NextClaim(
-						Caller.claimableQueues(request.claimNext().queues()), request.claimNext().leaseSeconds())));
+		return this.calls.complete(leaseId, request);
 	}
 
 	@PostMapping("/release")
 	LeaseAndItem release(@PathVariable UUID leaseId, @Valid @RequestBody ReleaseRequest request) {
-		return ending(leaseId, () -> this.leases.release(leaseId, request.epoch(), request.reason(),
-				(request.retryAfterSeconds() != null) ? Duration.ofSeconds(request.retryAfterSeconds()) : null));
+		return this.calls.release(leaseId, request);
 	}
 
 	@PostMapping("/cancel")
 	LeaseAndItem cancel(@PathVariable UUID leaseId, @Valid @RequestBody EndLeaseRequest request) {
-		return ending(leaseId, () -> this.leases.cancel(leaseId, request.epoch(), request.reason()));
+		return this.calls.cancel(leaseId, request);
 	}
 
 	@PostMapping("/decompose")
@@ -92,33 +87,22 @@ class LeaseController {
 	@PostMapping("/handoff")
 	ResponseEntity<Handoffs.HandedOff> handoff(@PathVariable UUID leaseId, @Valid @RequestBody HandoffRequest request) {
 		this.holders.requireCallerHolds(leaseId);
-		return ResponseEntity.status(HttpStatus.CREATED)
-			.body(this.handoffs.handOff(leaseId, request.epoch(), request.toWorkerId(), request.reason(),
-					request.leaseSeconds()));
+		Handoffs.HandedOff handedOff = this.handoffs.handOff(leaseId, request.epoch(), request.toWorkerId(),
+				request.reason(), request.leaseSeconds());
+		this.traces.acting(handedOff.ended());
+		this.traces.granted(LeaseTraces.HANDOFF_GRANT, handedOff.lease());
+		return ResponseEntity.status(HttpStatus.CREATED).body(handedOff);
 	}
 
 	@PostMapping("/fail")
 	LeaseAndItem fail(@PathVariable UUID leaseId, @Valid @RequestBody FailRequest request) {
-		return ending(leaseId, () -> this.failures.fail(leaseId, request.epoch(), request));
+		return this.calls.fail(leaseId, request);
 	}
 
 	@PostMapping("/checkpoints")
 	ResponseEntity<Checkpoints.Written> checkpoint(@PathVariable UUID leaseId,
 			@Valid @RequestBody CheckpointRequest request) {
-		this.holders.requireCallerHolds(leaseId);
-		return ResponseEntity.status(HttpStatus.CREATED)
-			.body(this.checkpoints.write(leaseId, request.epoch(), request));
-	}
-
-	/**
-	 * Ends the caller's own lease: a worker acts only on the leases it holds (403 for
-	 * another's), and an ended lease is forgotten by {@link LeaseHolders}.
-	 */
-	private <T> T ending(UUID leaseId, Supplier<T> end) {
-		this.holders.requireCallerHolds(leaseId);
-		T ended = end.get();
-		this.holders.ended(leaseId);
-		return ended;
+		return ResponseEntity.status(HttpStatus.CREATED).body(this.calls.checkpoint(leaseId, request));
 	}
 
 }

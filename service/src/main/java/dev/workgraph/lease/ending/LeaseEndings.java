@@ -3,8 +3,10 @@ package dev.workgraph.lease.ending;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -17,6 +19,7 @@ import dev.workgraph.item.NotBefore;
 import dev.workgraph.item.Readiness;
 import dev.workgraph.lease.Fencing;
 import dev.workgraph.lease.LeaseMetrics;
+import dev.workgraph.lease.ProgressGuard;
 import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.problem.Problems;
 import dev.workgraph.problem.RequestRejected;
@@ -55,8 +58,11 @@ class LeaseEndings {
 
 	private final LeaseMetrics metrics;
 
+	private final ProgressGuard progress;
+
 	LeaseEndings(Transactions transactions, Fencing fencing, BatchFencing batchFencing, Readiness readiness,
-			LeaseMetrics metrics) {
+			LeaseMetrics metrics, ProgressGuard progress) {
+		this.progress = progress;
 		this.transactions = transactions;
 		this.fencing = fencing;
 		this.batchFencing = batchFencing;
@@ -141,7 +147,9 @@ class LeaseEndings {
 		return this.transactions.inTransaction(() -> {
 			LeaseView ended = this.fencing.lockAndEnd(request.leaseId(), request.epoch(), LeaseOutcome.RELEASED,
 					request.reason());
-			this.readiness.settleAfterLeaseEnded(List.of(ended.itemId()), request.schedule(ended.itemId()));
+			List<BlockerDelta> held = this.progress.holdStalled(List.of(ended.itemId()));
+			this.readiness.settleAfterLeaseEnded(held, List.of(ended.itemId()),
+					held.isEmpty() ? request.schedule(ended.itemId()) : List.of());
 			return ended;
 		});
 	}
@@ -172,7 +180,12 @@ class LeaseEndings {
 			schedules.addAll(byLease.get(lease.id()).schedule(lease.itemId()));
 			return lease;
 		});
-		this.readiness.settleAfterLeaseEnded(items, schedules);
+		// A held item waits for a human, not for a time.
+		List<BlockerDelta> held = this.progress.holdStalled(items);
+		Set<UUID> heldItems = new HashSet<>();
+		held.forEach((delta) -> heldItems.add(delta.itemId()));
+		schedules.removeIf((schedule) -> heldItems.contains(schedule.itemId()));
+		this.readiness.settleAfterLeaseEnded(held, items, schedules);
 		this.metrics.ended(LeaseOutcome.RELEASED, items.size());
 		return answers;
 	}

@@ -18,6 +18,7 @@ import dev.workgraph.item.Readiness;
 import dev.workgraph.item.RetryProperties;
 import dev.workgraph.lease.LeaseMetrics;
 import dev.workgraph.lease.LeaseProperties;
+import dev.workgraph.lease.ProgressGuard;
 import dev.workgraph.model.LeaseOutcome;
 import dev.workgraph.model.RetryPolicy;
 import dev.workgraph.sql.Transactions;
@@ -76,6 +77,8 @@ public class LeaseReaper implements SmartLifecycle {
 
 	private final RetryPolicy retryDefaults;
 
+	private final ProgressGuard progress;
+
 	/**
 	 * When something has expired but could not be recorded (its item is locked by a
 	 * worker's write in flight), the next look is this much later rather than at once.
@@ -92,7 +95,9 @@ public class LeaseReaper implements SmartLifecycle {
 	private volatile boolean running;
 
 	LeaseReaper(Transactions transactions, ExpiredLeases expiredLeases, Readiness readiness,
-			List<ExpiryListener> listeners, LeaseProperties properties, LeaseMetrics metrics, RetryProperties retry) {
+			List<ExpiryListener> listeners, LeaseProperties properties, LeaseMetrics metrics, RetryProperties retry,
+			ProgressGuard progress) {
+		this.progress = progress;
 		this.retryDefaults = retry.policy();
 		this.transactions = transactions;
 		this.expiredLeases = expiredLeases;
@@ -177,6 +182,12 @@ public class LeaseReaper implements SmartLifecycle {
 		deltas.stream()
 			.filter((delta) -> delta.openAttentionRequests() > 0)
 			.forEach((delta) -> held.add(delta.itemId()));
+		// One request says enough: the no-progress guard looks only at items no other
+		// guard held.
+		List<BlockerDelta> stalled = this.progress.holdStalled(
+				expired.stream().map(ExpiredLease::itemId).filter((itemId) -> !held.contains(itemId)).toList());
+		stalled.forEach((delta) -> held.add(delta.itemId()));
+		deltas.addAll(stalled);
 		List<NotBefore> backoffs = new ArrayList<>();
 		for (ExpiredLease lease : expired) {
 			if (!held.contains(lease.itemId())) {

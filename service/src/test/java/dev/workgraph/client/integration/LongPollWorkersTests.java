@@ -73,6 +73,7 @@ class LongPollWorkersTests extends WorkerClientTest {
 		for (int i = 0; i < WORKERS; i++) {
 			String workerId = "waiter-" + i;
 			started(Worker.builder(instances[i % 2])
+				.stream(false) // long polls are what this test is about
 				.workerId(workerId)
 				.queues("arrivals")
 				.waitSeconds(30)

@@ -159,7 +159,7 @@ class SecuredServiceTests {
 				assertThat(refused.refusal()).isInstanceOf(Forbidden.class);
 				assertThat(refused.getMessage())
 					.startsWith("Worker summariser-1 cannot go on: the service refused its token "
-							+ "(403 forbidden: POST /claims needs a worker token; this token's role is operator).")
+							+ "(403 forbidden: GET /worker-stream needs a worker token; this token's role is operator).")
 					.contains("\"role\":\"worker\",\"workerId\":\"summariser-1\"");
 			});
 		assertThat(worker.isRunning()).isFalse();

@@ -68,7 +68,11 @@ abstract class WorkerClientTest extends ServiceTest {
 	 * worker's last claim does not outlive its test by long, and quick polling otherwise.
 	 */
 	protected Worker.Builder worker(String workerId, ItemHandler handler) {
+		// These tests count the HTTP requests a worker sends: the worker stream has tests
+		// of
+		// its own (WorkerStreamRuntimeTests).
 		return Worker.builder(this.client)
+			.stream(false)
 			.workerId(workerId)
 			.handler(handler)
 			.waitSeconds(1)
