@@ -78,6 +78,9 @@ class AttentionDeadlineTests extends LeaseTestSupport {
 		assertThat(request.path("escalateTo").asString()).isEqualTo("on-call lead");
 		assertThat(status(itemId)).isEqualTo("blocked");
 		assertThat(escalations()).isEqualTo(before + 1);
+		assertThat(count("select (select count(*) from change_pending where type = 'attention.escalated') "
+				+ "+ (select count(*) from changes where type = 'attention.escalated')"))
+			.isEqualTo(1);
 		JsonNode inbox = this.api.get("/attention-requests?status=open").body().path("attentionRequests").get(0);
 		assertThat(inbox.path("escalateTo").asString()).isEqualTo("on-call lead");
 		// A human still answers it.

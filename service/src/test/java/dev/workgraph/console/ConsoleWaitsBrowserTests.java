@@ -56,7 +56,9 @@ class ConsoleWaitsBrowserTests extends LeaseTestSupport {
 		assertThat(before.getAttribute("class")).doesNotContain("escalated");
 		assertThat(before.getText()).contains("deadline");
 
-		// The deadline passes and the pass escalates it (as the reaper's timer would).
+		// The deadline passes and the pass escalates it (as the reaper's timer would);
+		// the
+		// change stream tells the inbox.
 		this.jdbc.sql("update attention_requests set escalated_at = now() where id = ?").param(requestId).update();
 		new WebDriverWait(browser.driver, Duration.ofSeconds(5))
 			.until(ExpectedConditions.attributeContains(card, "class", "escalated"));
