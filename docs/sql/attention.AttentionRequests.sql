@@ -3,11 +3,31 @@
 
 -- name: INSERT_IF_LEASE_CURRENT
 insert into attention_requests (id, item_id, lease_id, epoch, worker_id, raised_by, blocking, question,
-    context)
-select :id, l.item_id, l.id, l.epoch, l.worker_id, 'worker', :blocking, :question, :context::jsonb
+    context, timeout_at, on_timeout, default_resolution, escalate_to)
+select :id, l.item_id, l.id, l.epoch, l.worker_id, 'worker', :blocking, :question, :context::jsonb,
+    now() + make_interval(secs => :timeoutSeconds::integer), :onTimeout, :defaultResolution, :escalateTo
 from leases l
 where l.id = :leaseId and l.epoch = :epoch and l.expires_at > now()
 returning id
+
+-- name: LOCK_DUE
+select a.item_id
+from attention_requests a
+join work_items w on w.id = a.item_id
+where a.status = 'open' and a.escalated_at is null and a.timeout_at <= now()
+order by a.timeout_at
+limit :limit
+for no key update of w skip locked
+
+-- name: DUE_OF_LOCKED_ITEMS
+select id, item_id, lease_id, epoch, blocking, on_timeout, default_resolution, escalate_to, question
+from attention_requests
+where item_id = any(:itemIds::uuid[]) and status = 'open' and escalated_at is null and timeout_at <= now()
+order by item_id, id
+
+-- name: ESCALATE_IF_OPEN
+update attention_requests set escalated_at = now()
+where id = any(:ids::uuid[]) and status = 'open' and escalated_at is null and on_timeout = 'escalate'
 
 -- name: INSERT_SYSTEM_REQUEST
 insert into attention_requests (id, item_id, lease_id, epoch, worker_id, raised_by, kind, blocking,

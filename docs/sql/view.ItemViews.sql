@@ -16,7 +16,10 @@ select i.*,
         'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by, 'kind', a.kind,
         'blocking', a.blocking, 'question', a.question, 'context', a.context::text, 'status', a.status,
         'openedAt', a.opened_at, 'resolution', a.resolution, 'resolvedBy', a.resolved_by,
-        'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
+        'resolvedAt', a.resolved_at, 'timeoutAt', a.timeout_at,
+        'onTimeout', case when a.on_timeout is not null then json_build_object('action', a.on_timeout,
+            'resolution', a.default_resolution, 'escalateTo', a.escalate_to) end,
+        'escalatedAt', a.escalated_at, 'escalateTo', a.escalate_to) order by a.opened_at, a.id), '[]')
     from attention_requests a join work_items t on t.id = a.item_id
     where a.item_id = i.id) as attention_requests_json,
 (select json_build_object('seq', k.seq, 'itemId', k.item_id, 'leaseId', k.lease_id, 'epoch', k.epoch,
@@ -44,7 +47,10 @@ select i.id,
         'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by, 'kind', a.kind,
         'blocking', a.blocking, 'question', a.question, 'context', a.context::text, 'status', a.status,
         'openedAt', a.opened_at, 'resolution', a.resolution, 'resolvedBy', a.resolved_by,
-        'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
+        'resolvedAt', a.resolved_at, 'timeoutAt', a.timeout_at,
+        'onTimeout', case when a.on_timeout is not null then json_build_object('action', a.on_timeout,
+            'resolution', a.default_resolution, 'escalateTo', a.escalate_to) end,
+        'escalatedAt', a.escalated_at, 'escalateTo', a.escalate_to) order by a.opened_at, a.id), '[]')
     from attention_requests a join work_items t on t.id = a.item_id
     where a.item_id = i.id) as attention_requests_json,
 (select json_build_object('seq', k.seq, 'itemId', k.item_id, 'leaseId', k.lease_id, 'epoch', k.epoch,
@@ -72,7 +78,10 @@ select i.*,
         'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by, 'kind', a.kind,
         'blocking', a.blocking, 'question', a.question, 'context', a.context::text, 'status', a.status,
         'openedAt', a.opened_at, 'resolution', a.resolution, 'resolvedBy', a.resolved_by,
-        'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
+        'resolvedAt', a.resolved_at, 'timeoutAt', a.timeout_at,
+        'onTimeout', case when a.on_timeout is not null then json_build_object('action', a.on_timeout,
+            'resolution', a.default_resolution, 'escalateTo', a.escalate_to) end,
+        'escalatedAt', a.escalated_at, 'escalateTo', a.escalate_to) order by a.opened_at, a.id), '[]')
     from attention_requests a join work_items t on t.id = a.item_id
     where a.item_id = i.id) as attention_requests_json,
 (select json_build_object('seq', k.seq, 'itemId', k.item_id, 'leaseId', k.lease_id, 'epoch', k.epoch,
@@ -107,7 +116,10 @@ select i.id,
         'leaseId', a.lease_id, 'workerId', a.worker_id, 'epoch', a.epoch, 'raisedBy', a.raised_by, 'kind', a.kind,
         'blocking', a.blocking, 'question', a.question, 'context', a.context::text, 'status', a.status,
         'openedAt', a.opened_at, 'resolution', a.resolution, 'resolvedBy', a.resolved_by,
-        'resolvedAt', a.resolved_at) order by a.opened_at, a.id), '[]')
+        'resolvedAt', a.resolved_at, 'timeoutAt', a.timeout_at,
+        'onTimeout', case when a.on_timeout is not null then json_build_object('action', a.on_timeout,
+            'resolution', a.default_resolution, 'escalateTo', a.escalate_to) end,
+        'escalatedAt', a.escalated_at, 'escalateTo', a.escalate_to) order by a.opened_at, a.id), '[]')
     from attention_requests a join work_items t on t.id = a.item_id
     where a.item_id = i.id) as attention_requests_json,
 (select json_build_object('seq', k.seq, 'itemId', k.item_id, 'leaseId', k.lease_id, 'epoch', k.epoch,

@@ -74,6 +74,16 @@ export function stopInbox() {
 	latest = null;
 }
 
+// A question whose deadline passed unanswered stands out, with the label it was escalated to.
+function markEscalated(element, request) {
+	if (!request.escalatedAt || element.classList.contains('escalated')) {
+		return;
+	}
+	element.classList.add('escalated');
+	element.querySelector('header').prepend(h('span', { class: 'escalation' },
+		'Escalated' + (request.escalateTo ? ' to ' + request.escalateTo : ''), ' · ', time(request.escalatedAt)));
+}
+
 function card(request) {
 	const answered = h('div', { class: 'card-answer' });
 	const element = h('article', { class: 'card request', 'data-request-id': request.id },
@@ -81,7 +91,8 @@ function card(request) {
 			itemLink(request.itemId, request.itemTitle, { class: 'item-title' }),
 			h('span', { class: 'meta' },
 				request.blocking ? 'blocking' : 'non-blocking', ' · asked by ',
-				request.workerId ?? 'the service (crash-loop guard)', ' · ', time(request.openedAt))),
+				request.workerId ?? 'the service (' + (request.kind ?? 'system') + ')', ' · ', time(request.openedAt),
+				request.timeoutAt && !request.escalatedAt ? ' · deadline ' + time(request.timeoutAt) : '')),
 		h('pre', { class: 'question' }, request.question),
 		Object.keys(request.context || {}).length
 			? h('details', {}, h('summary', {}, 'Context'), h('pre', { class: 'json' }, jsonText(request.context)))
@@ -91,6 +102,7 @@ function card(request) {
 		element.classList.add('done');
 		replace(answered, confirmation);
 	}));
+	markEscalated(element, request);
 	return element;
 }
 
@@ -133,6 +145,7 @@ export function inboxPage(container) {
 					list.prepend(element);
 				}
 			}
+			markEscalated(element, request);
 			previous = element;
 		}
 		empty.hidden = shown.size > 0;

@@ -56,6 +56,7 @@ function blockers(item) {
 	if (b.openChildren) reasons.push(b.openChildren + ' open child' + (b.openChildren === 1 ? '' : 'ren'));
 	if (b.openAttentionRequests) reasons.push(b.openAttentionRequests + ' open blocking question' + (b.openAttentionRequests === 1 ? '' : 's'));
 	if (b.notBefore) reasons.push('its next run at ' + time(b.notBefore));
+	if (b.openWaits) reasons.push(b.openWaits + ' open wait' + (b.openWaits === 1 ? '' : 's') + ' for an event');
 	return h('p', { id: 'blockers', class: 'blockers' }, reasons.length ? 'Waiting for: ' + reasons.join(', ') + '.'
 		: 'Nothing blocks it.');
 }
@@ -104,6 +105,29 @@ function requests(item, reload) {
 						: null,
 					answer);
 			}));
+}
+
+// Durable waits: the event each waits for, how it ended, and the payload of the event that matched it.
+function waits(item) {
+	const list = item.waits || [];
+	if (list.length === 0) {
+		return null;
+	}
+	return h('section', { id: 'waits' }, h('h2', {}, 'Waits'),
+		h('table', { class: 'list' },
+			h('thead', {}, h('tr', {}, ['Event', 'Key', 'Status', 'Registered', 'Deadline', 'On timeout', 'Ended']
+				.map((name) => h('th', {}, name)))),
+			h('tbody', {}, list.map((wait) => h('tr', { 'data-wait-id': wait.id },
+				h('td', {}, wait.event.name),
+				h('td', {}, wait.event.key),
+				h('td', {}, statusBadge(wait.status)),
+				h('td', {}, time(wait.createdAt)),
+				h('td', {}, wait.timeoutAt ? time(wait.timeoutAt) : 'none'),
+				h('td', {}, wait.onTimeout),
+				h('td', {}, wait.resolvedAt ? time(wait.resolvedAt) : 'waiting'))))),
+		list.filter((wait) => wait.matchedEvent).map((wait) => h('details', { class: 'matched-event' },
+			h('summary', {}, 'Event that matched the wait for ', wait.event.name, ' / ', wait.event.key),
+			h('pre', { class: 'json' }, jsonText(wait.matchedEvent)))));
 }
 
 function timeline(leases) {
@@ -181,6 +205,7 @@ export function itemPage(container, id) {
 					childrenList(children, waitsFor)),
 				checkpoint(item),
 				requests(item, load),
+				waits(item),
 				timeline(leaseList),
 				h('section', {}, h('h2', {}, 'Metadata'), h('pre', { id: 'metadata', class: 'json' }, jsonText(item.metadata))),
 				item.result !== null && item.result !== undefined

@@ -39,10 +39,11 @@ class AttentionCommands implements CancellationParticipant {
 		this.readiness = readiness;
 	}
 
-	UUID raise(UUID leaseId, long epoch, String question, boolean blocking, String context) {
+	UUID raise(UUID leaseId, long epoch, String question, boolean blocking, String context, Deadline deadline) {
 		return this.transactions.inTransaction(() -> {
 			UUID itemId = this.fencing.lockItem(leaseId, epoch).id();
-			UUID id = this.requests.insertIfLeaseCurrent(Uuid7.next(), leaseId, epoch, blocking, question, context)
+			UUID id = this.requests
+				.insertIfLeaseCurrent(Uuid7.next(), leaseId, epoch, blocking, question, context, deadline)
 				.orElseThrow(() -> this.fencing.rejection(leaseId, epoch));
 			if (blocking) {
 				this.fencing.end(leaseId, epoch, LeaseOutcome.ATTENTION_REQUESTED, null);

@@ -41,8 +41,9 @@ class AttentionController {
 	ResponseEntity<AttentionRequestView> raise(@PathVariable UUID leaseId, @Valid @RequestBody RaiseRequest request) {
 		this.holders.requireCallerHolds(leaseId);
 		boolean blocking = (request.blocking() == null) || request.blocking();
+		Deadline deadline = Deadline.of(request.timeoutSeconds(), request.onTimeout());
 		UUID id = this.commands.raise(leaseId, request.epoch(), request.question(), blocking,
-				Json.objectText(request.context()));
+				Json.objectText(request.context()), deadline);
 		return ResponseEntity.created(URI.create("/attention-requests/" + id)).body(view(id));
 	}
 

@@ -18,12 +18,44 @@ class AttentionRequests {
 	/** Guarded like every lease mutation: only a current lease may ask. */
 	static final String INSERT_IF_LEASE_CURRENT = """
 			insert into attention_requests (id, item_id, lease_id, epoch, worker_id, raised_by, blocking, question,
-			    context)
-			select :id, l.item_id, l.id, l.epoch, l.worker_id, 'worker', :blocking, :question, :context::jsonb
+			    context, timeout_at, on_timeout, default_resolution, escalate_to)
+			select :id, l.item_id, l.id, l.epoch, l.worker_id, 'worker', :blocking, :question, :context::jsonb,
+			    now() + make_interval(secs => :timeoutSeconds::integer), :onTimeout, :defaultResolution, :escalateTo
 			from leases l
 			where %s
 			returning id
 			""".formatted(Fencing.LEASE_IS_CURRENT);
+
+	/**
+	 * Open requests past their deadline (PostgreSQL's clock) not escalated yet, their
+	 * items locked; items another transaction holds are skipped, for the next pass.
+	 */
+	static final String LOCK_DUE = """
+			select a.item_id
+			from attention_requests a
+			join work_items w on w.id = a.item_id
+			where a.status = 'open' and a.escalated_at is null and a.timeout_at <= now()
+			order by a.timeout_at
+			limit :limit
+			for no key update of w skip locked
+			""";
+
+	/**
+	 * The due requests of items this transaction has locked, read after the lock: an
+	 * answer that came first (it locks the item too) has resolved them, and they are not
+	 * read.
+	 */
+	static final String DUE_OF_LOCKED_ITEMS = """
+			select id, item_id, lease_id, epoch, blocking, on_timeout, default_resolution, escalate_to, question
+			from attention_requests
+			where item_id = any(:itemIds::uuid[]) and status = 'open' and escalated_at is null and timeout_at <= now()
+			order by item_id, id
+			""";
+
+	static final String ESCALATE_IF_OPEN = """
+			update attention_requests set escalated_at = now()
+			where id = any(:ids::uuid[]) and status = 'open' and escalated_at is null and on_timeout = 'escalate'
+			""";
 
 	static final String INSERT_SYSTEM_REQUEST = """
 			insert into attention_requests (id, item_id, lease_id, epoch, worker_id, raised_by, kind, blocking,
@@ -94,9 +126,13 @@ class AttentionRequests {
 	}
 
 	Optional<UUID> insertIfLeaseCurrent(UUID id, UUID leaseId, long epoch, boolean blocking, String question,
-			String context) {
+			String context, Deadline deadline) {
 		return this.jdbc.sql(INSERT_IF_LEASE_CURRENT)
 			.param("id", id)
+			.param("timeoutSeconds", deadline.seconds())
+			.param("onTimeout", deadline.action())
+			.param("defaultResolution", deadline.resolution())
+			.param("escalateTo", deadline.escalateTo())
 			.param("leaseId", leaseId)
 			.param("epoch", epoch)
 			.param("blocking", blocking)
@@ -104,6 +140,23 @@ class AttentionRequests {
 			.param("context", context)
 			.query(UUID.class)
 			.optional();
+	}
+
+	List<UUID> lockDue(int limit) {
+		return this.jdbc.sql(LOCK_DUE).param("limit", limit).query((rs, n) -> Rows.uuid(rs, "item_id")).list();
+	}
+
+	List<Due> dueOfLockedItems(List<UUID> itemIds) {
+		return this.jdbc.sql(DUE_OF_LOCKED_ITEMS)
+			.param("itemIds", SqlArrays.uuids(itemIds))
+			.query((rs, n) -> new Due(Rows.uuid(rs, "id"), Rows.uuid(rs, "item_id"), rs.getBoolean("blocking"),
+					rs.getString("on_timeout"), rs.getString("default_resolution"), rs.getString("escalate_to"),
+					rs.getString("question")))
+			.list();
+	}
+
+	int escalateIfOpen(List<UUID> ids) {
+		return this.jdbc.sql(ESCALATE_IF_OPEN).param("ids", SqlArrays.uuids(ids)).update();
 	}
 
 	void insertSystemRequest(UUID id, UUID itemId, UUID leaseId, long epoch, String kind, String question,
@@ -154,6 +207,11 @@ class AttentionRequests {
 	}
 
 	record Resolved(UUID itemId, boolean blocking) {
+	}
+
+	/** An open request past its deadline, with what the deadline does. */
+	record Due(UUID id, UUID itemId, boolean blocking, String action, String resolution, String escalateTo,
+			String question) {
 	}
 
 	record ItemAndResolver(UUID itemId, String resolvedBy) {

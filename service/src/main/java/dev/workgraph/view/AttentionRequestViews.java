@@ -26,7 +26,8 @@ public class AttentionRequestViews {
 	private static final String SELECT_WITH_TITLE = """
 			select a.id, a.item_id, w.title as item_title, a.lease_id, a.worker_id, a.epoch, a.raised_by, a.kind,
 			    a.blocking, a.question, a.context::text as context, a.status, a.opened_at, a.resolution,
-			    a.resolved_by, a.resolved_at
+			    a.resolved_by, a.resolved_at, a.timeout_at, a.on_timeout, a.default_resolution, a.escalate_to,
+			    a.escalated_at
 			from attention_requests a
 			join work_items w on w.id = a.item_id
 			""";
@@ -79,7 +80,14 @@ public class AttentionRequestViews {
 				RaisedBy.fromWire(rs.getString("raised_by")), rs.getString("kind"), rs.getBoolean("blocking"),
 				rs.getString("question"), rs.getString("context"), AttentionStatus.fromWire(rs.getString("status")),
 				Rows.instant(rs, "opened_at"), rs.getString("resolution"), rs.getString("resolved_by"),
-				Rows.instant(rs, "resolved_at"));
+				Rows.instant(rs, "resolved_at"), Rows.instant(rs, "timeout_at"), deadline(rs),
+				Rows.instant(rs, "escalated_at"), rs.getString("escalate_to"));
+	}
+
+	private static AttentionRequestView.Deadline deadline(ResultSet rs) throws SQLException {
+		String action = rs.getString("on_timeout");
+		return (action != null) ? new AttentionRequestView.Deadline(action, rs.getString("default_resolution"),
+				rs.getString("escalate_to")) : null;
 	}
 
 }

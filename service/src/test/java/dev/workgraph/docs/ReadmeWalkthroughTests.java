@@ -67,6 +67,8 @@ class ReadmeWalkthroughTests extends ServiceTest {
 			assertThat(output).contains("\"outcome\": \"decomposed\"");
 			assertThat(output).contains("\"resolution\": \"Staging only this week.\"");
 			assertThat(output).doesNotContain("\"item\": null");
+			assertThat(output).as("waiting for CI")
+				.contains("{\"item\":\"Merge the fix for #42\",\"epoch\":2,\"ci\":\"success\"}");
 			assertThat(output).contains("{\"completed\":\"Thumbnail 4\",\"next\":\"Thumbnail 5\"}")
 				.contains("{\"completed\":\"Thumbnail 5\",\"next\":null}");
 			assertThat(output).as("the Python worker ran").contains("python worker: queue py-writing drained");
@@ -82,6 +84,10 @@ class ReadmeWalkthroughTests extends ServiceTest {
 		assertThat(count("select count(*) from work_items where title = 'Summarise the incident report' "
 				+ "and status = 'completed'"))
 			.as("each run completed its own item")
+			.isEqualTo(2);
+		assertThat(
+				count("select count(*) from work_items where title = 'Merge the fix for #42' and status = 'completed'"))
+			.as("each run's wait was matched by its event and its item finished")
 			.isEqualTo(2);
 		assertThat(
 				count("select count(*) from work_items where title = 'Rotate the API keys' and status = 'completed'"))

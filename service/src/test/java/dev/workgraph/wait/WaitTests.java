@@ -69,6 +69,25 @@ class WaitTests extends LeaseTestSupport {
 	}
 
 	@Test
+	void matchedAndTimedOutWaitsAreChangesOnTheStream() {
+		createItem("matched");
+		waitFor(claim("worker-1"), "ci.finished", "c-1", null, null);
+		postEvent("ci.finished", "c-1", null, null);
+		createItem("timed out");
+		waitFor(claim("worker-2"), "ci.finished", "c-2", 60L, null);
+		passDeadlines();
+		this.timeouts.timeOutDue();
+		createItem("matched at once");
+		waitFor(claim("worker-3"), "ci.finished", "c-1", null, null);
+		assertThat(this.jdbc
+			.sql("select type || ' ' || (data ->> 'eventKey') from change_pending where type like 'wait.%' "
+					+ "union all select type || ' ' || (data ->> 'eventKey') from changes where type like 'wait.%' "
+					+ "order by 1")
+			.query(String.class)
+			.list()).containsExactly("wait.matched c-1", "wait.matched c-1", "wait.timed_out c-2");
+	}
+
+	@Test
 	void anEventThatCameFirstMatchesAWaitRegisteredAfterItAtOnce() {
 		UUID itemId = createItem("CI was quicker");
 		Api.Response event = postEvent("ci.finished", "sha-abc", null, Map.of("conclusion", "success"));
