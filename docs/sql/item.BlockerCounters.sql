@@ -93,7 +93,10 @@ with due as (
         ready_since = case when w.unmet_dependencies = 0 and w.open_children = 0
             and w.open_attention_requests = 0 and w.open_waits = 0 then w.not_before end,
         updated_at = now()
-    where w.id = any(array(select d.id from due d)) and w.not_before <= now()
+    -- By key: the due rows are locked above (SKIP LOCKED rechecks the time on each
+    -- row's latest version), and a second look at the time here let the planner walk
+    -- the whole due range of the partial index for every batch of a burst.
+    where w.id = any(array(select d.id from due d))
     returning w.id, w.queue, w.priority, w.ready_since, w.status
 ), entered as (
     insert into ready_items (item_id, queue, priority, ready_since, preferred_worker_id)

@@ -111,9 +111,9 @@ class BlockerCounters {
 	 * cleared, and an item that nothing else blocks becomes ready with {@code readySince}
 	 * its {@code notBefore}, entering the claim queue (whose insert trigger wakes waiting
 	 * claims on every instance). Several instances promote at once without waiting for
-	 * each other or promoting an item twice: each takes its batch {@code SKIP LOCKED} and
-	 * rechecks the time on the locked row. The due items are found by the partial index
-	 * on {@code not_before}, which holds scheduled items only.
+	 * each other or promoting an item twice: each takes its batch {@code SKIP LOCKED},
+	 * which rechecks the time on each row's latest version. The due items are found by
+	 * the partial index on {@code not_before}, which holds scheduled items only.
 	 */
 	static final String PROMOTE_DUE = """
 			with due as (
@@ -130,7 +130,10 @@ class BlockerCounters {
 			        ready_since = case when w.unmet_dependencies = 0 and w.open_children = 0
 			            and w.open_attention_requests = 0 and w.open_waits = 0 then w.not_before end,
 			        updated_at = now()
-			    where w.id = any(array(select d.id from due d)) and w.not_before <= now()
+			    -- By key: the due rows are locked above (SKIP LOCKED rechecks the time on each
+			    -- row's latest version), and a second look at the time here let the planner walk
+			    -- the whole due range of the partial index for every batch of a burst.
+			    where w.id = any(array(select d.id from due d))
 			    returning w.id, w.queue, w.priority, w.ready_since, w.status
 			), entered as (
 			    insert into ready_items (item_id, queue, priority, ready_since, preferred_worker_id)
