@@ -130,3 +130,24 @@ class ChangeStreamTests(LiveTest):
         agent = self.worker_client(self.unique("py-reader"))
         with self.assertRaises(wg.Forbidden):
             next(iter(agent.changes(reconnect=False)))
+
+
+class WaitsAndEventsTests(LiveTest):
+    def test_a_wait_parks_the_item_until_its_event_and_hands_the_payload_to_the_next_holder(self):
+        queue = self.unique("py-wait")
+        item = self.admin.create_item("Merge once CI passes", queue=queue)
+        agent = self.worker_client(self.unique("py-waiter"))
+        claim = agent.claim(queues=[queue], lease_seconds=30)
+        key = self.unique("acme/api@")
+        wait, ended = agent.wait_for_event(claim.lease, "ci.finished", key, timeout_seconds=3600, on_timeout="ask")
+        self.assertEqual((wait.status, wait.event_key, ended.lease.outcome), ("open", key, "waiting"))
+        self.assertEqual((ended.item.status, ended.item.blockers.open_waits), (wg.ItemStatus.BLOCKED, 1))
+        with self.assertRaises(wg.LeaseEnded):
+            agent.checkpoint(claim.lease, {"late": True})
+        sent = self.admin.post_event("ci.finished", key, event_id=key + "-delivery", payload={"conclusion": "success"})
+        self.assertEqual((sent.matched_waits, sent.repeated), (1, False))
+        again = self.admin.post_event("ci.finished", key, event_id=key + "-delivery")
+        self.assertEqual((again.event_id, again.repeated), (sent.event_id, True))
+        resumed = agent.claim(queues=[queue], lease_seconds=30)
+        self.assertEqual(resumed.item.id, item.id)
+        self.assertEqual(resumed.item.waits[-1].matched_event["payload"], {"conclusion": "success"})

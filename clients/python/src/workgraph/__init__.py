@@ -42,6 +42,7 @@ from .models import (
     CurrentToken,
     Decomposed,
     EndedLease,
+    EventAccepted,
     HandedOff,
     IssuedToken,
     Item,
@@ -56,6 +57,7 @@ from .models import (
     SavedCheckpoint,
     Token,
     TokenRole,
+    Wait,
 )
 from .problems import (
     AlreadyResolved,
@@ -115,6 +117,7 @@ __all__ = [
     "Decomposed",
     "DependencyCycle",
     "EndedLease",
+    "EventAccepted",
     "HandedOff",
     "EpochMismatch",
     "FailureAction",
@@ -164,6 +167,7 @@ __all__ = [
     "UnexpectedResponse",
     "UnmetDependencies",
     "UnsupportedMediaType",
+    "Wait",
     "ValidationFailed",
     "WorkGraphClient",
     "WorkGraphError",

@@ -19,6 +19,7 @@ from .models import (
     CompletionResult,
     CurrentToken,
     Decomposed,
+    EventAccepted,
     EndedLease,
     HandedOff,
     IssuedToken,
@@ -32,6 +33,7 @@ from .models import (
     SavedCheckpoint,
     Token as TokenInfo,
     TokenRole,
+    Wait,
     rfc3339,
 )
 
@@ -412,6 +414,45 @@ class WorkGraphClient:
         """
         body = _fields(epoch=lease.epoch, question=question, blocking=blocking, context=context)
         return AttentionRequest.from_json(self._json("POST", self._lease_path(lease, "attention-requests"), body))
+
+    def wait_for_event(
+        self,
+        lease: LeaseLike,
+        name: str,
+        key: str,
+        *,
+        timeout_seconds: int | None = None,
+        on_timeout: str | None = None,
+    ) -> tuple[Wait, EndedLease]:
+        """``POST /leases/{id}/waits``: park the item until event ``name``/``key`` arrives.
+
+        The lease ends ``waiting``; the item is ready again when the event comes (at once if it is
+        retained already) or at ``timeout_seconds``, when ``on_timeout`` (``ready``, ``cancel``,
+        ``ask``) applies. The next holder reads the event in ``item.waits[-1].matched_event``.
+        """
+        body = _fields(
+            epoch=lease.epoch,
+            event={"name": name, "key": key},
+            timeoutSeconds=timeout_seconds,
+            onTimeout=on_timeout,
+        )
+        answer = self._json("POST", self._lease_path(lease, "waits"), body)
+        ended = EndedLease(Lease.from_json(answer["lease"]), Item.from_json(answer["item"]))
+        return Wait.from_json(answer["wait"]), ended
+
+    def post_event(
+        self, name: str, key: str, *, event_id: str | None = None, payload: Mapping[str, Any] | None = None
+    ) -> EventAccepted:
+        """``POST /events`` (operator or events token): matches every open wait for ``name``/``key``.
+
+        Give ``event_id`` (your own delivery id) so that sending it again is harmless: the repeat
+        answers the first one's ``event_id`` with ``repeated`` True.
+        """
+        answer = self._http.request(
+            "POST", "/events", body=_fields(name=name, key=key, id=event_id, payload=payload)
+        )
+        json = answer.json()
+        return EventAccepted(json["eventId"], json.get("matchedWaits", 0), answer.status == 200)
 
     def complete_all(self, completions: Sequence[Completion]) -> list[CompletionResult]:
         """``POST /completions``: one result per entry, in order, each fenced on its own."""

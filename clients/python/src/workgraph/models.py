@@ -28,6 +28,7 @@ __all__ = [
     "CompletionResult",
     "CurrentToken",
     "Decomposed",
+    "EventAccepted",
     "EndedLease",
     "IssuedToken",
     "Item",
@@ -42,6 +43,7 @@ __all__ = [
     "SavedCheckpoint",
     "Token",
     "TokenRole",
+    "Wait",
 ]
 
 T = TypeVar("T")
@@ -198,6 +200,8 @@ class Blockers:
     #: The time before which the item may not be claimed (scheduled, released with a delay, or
     #: backing off after a failure); None when nothing waits for a time.
     not_before: datetime | None = None
+    #: Open durable waits for events.
+    open_waits: int = 0
 
     @classmethod
     def from_json(cls, json: Mapping[str, Any]) -> Blockers:
@@ -206,7 +210,55 @@ class Blockers:
             open_children=json.get("openChildren", 0),
             open_attention_requests=json.get("openAttentionRequests", 0),
             not_before=_time(json.get("notBefore")),
+            open_waits=json.get("openWaits", 0),
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    """A durable wait for an event: ``matched_event`` (with its ``payload``) once it came."""
+
+    id: str
+    item_id: str
+    lease_id: str
+    epoch: int
+    event_name: str
+    event_key: str
+    status: str
+    on_timeout: str | None
+    timeout_at: datetime | None
+    matched_event: Mapping[str, Any] | None
+    created_at: datetime | None
+    resolved_at: datetime | None
+    raw: Mapping[str, Any] = field(repr=False, compare=False)
+
+    @classmethod
+    def from_json(cls, json: Mapping[str, Any]) -> Wait:
+        event = json.get("event") or {}
+        return cls(
+            id=json["id"],
+            item_id=json.get("itemId", ""),
+            lease_id=json.get("leaseId", ""),
+            epoch=json.get("epoch", 0),
+            event_name=event.get("name", ""),
+            event_key=event.get("key", ""),
+            status=json.get("status", ""),
+            on_timeout=json.get("onTimeout"),
+            timeout_at=_time(json.get("timeoutAt")),
+            matched_event=json.get("matchedEvent"),
+            created_at=_time(json.get("createdAt")),
+            resolved_at=_time(json.get("resolvedAt")),
+            raw=json,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class EventAccepted:
+    """``POST /events``: the event's id, how many waits it matched, and whether it was a repeat."""
+
+    event_id: str
+    matched_waits: int
+    repeated: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,6 +347,8 @@ class Item:
     checkpoint: Checkpoint | None = None
     #: Failures and expiries counted against the item's retry policy.
     attempts: int = 0
+    #: The item's durable waits, oldest first (a matched one carries its event's payload).
+    waits: Sequence[Wait] = ()
 
     @classmethod
     def from_json(cls, json: Mapping[str, Any]) -> Item:
@@ -326,6 +380,7 @@ class Item:
             raw=json,
             checkpoint=Checkpoint.from_json(checkpoint) if checkpoint else None,
             attempts=json.get("attempts", 0),
+            waits=[Wait.from_json(entry) for entry in json.get("waits") or []],
         )
 
     @property

@@ -32,6 +32,8 @@ final class ToolCatalogue {
 
 	static final String CREATE_ITEM = "create_item";
 
+	static final String WAIT_FOR_EVENT = "wait_for_event";
+
 	/** What every tool that acts on the held item says about losing it. */
 	private static final String LOST = " If you no longer hold the item (your hold expired or it was taken back), "
 			+ "the call fails with an error saying so and changes nothing: stop working on that item, "
@@ -42,7 +44,7 @@ final class ToolCatalogue {
 
 	static List<McpSchema.Tool> tools() {
 		return List.of(claimWork(), getItem(), checkpoint(), completeWork(), releaseWork(), failWork(), askHuman(),
-				decompose(), createItem());
+				decompose(), waitForEvent(), createItem());
 	}
 
 	private static McpSchema.Tool claimWork() {
@@ -164,6 +166,32 @@ final class ToolCatalogue {
 								"The children to create (1–1,000)."),
 						"reason", Map.of("type", "string", "description", "Why (at most 2,000 characters)."))),
 				List.of("children"), false);
+	}
+
+	private static McpSchema.Tool waitForEvent() {
+		return tool(WAIT_FOR_EVENT, "Wait for an event before going on with the item you hold",
+				"Park the item you hold until something outside happens — CI finishes, a deploy ends, a "
+						+ "person replies elsewhere — identified by an event name and a key that the sending "
+						+ "system uses (for example name ci.finished, key the commit you pushed). You let go of "
+						+ "the item; it waits, costing nothing, and becomes ready again when the event arrives "
+						+ "(or at once, if it arrived shortly before) or when timeoutSeconds pass. Then call "
+						+ "claim_work to take it back (it is offered to you first for a while) and read the "
+						+ "event's payload in item.waits[].matchedEvent; get_item shows whether it came yet." + LOST,
+				properties(Map.of("name",
+						Map.of("type", "string", "description",
+								"The kind of event, as the sending system names it (1–200 characters)."),
+						"key",
+						Map.of("type", "string", "description",
+								"Exactly which one: a commit, a pull request and its head, a deploy id "
+										+ "(1–500 characters)."),
+						"timeoutSeconds",
+						Map.of("type", "integer", "minimum", 1, "maximum", 31_536_000, "description",
+								"Give up waiting after this many seconds (default: wait without a deadline)."),
+						"onTimeout",
+						Map.of("type", "string", "enum", List.of("ready", "cancel", "ask"), "description",
+								"At the deadline: ready (the item runs again without the event, the default), "
+										+ "cancel it, or ask a human."))),
+				List.of("name", "key"), false);
 	}
 
 	private static McpSchema.Tool createItem() {

@@ -84,6 +84,9 @@ final class ToolResults {
 		for (JsonNode request : item.path("attentionRequests")) {
 			attentionRequest(request);
 		}
+		for (JsonNode wait : item.path("waits")) {
+			wait(wait);
+		}
 		return item;
 	}
 
@@ -96,6 +99,15 @@ final class ToolResults {
 			object.remove("epoch");
 		}
 		return checkpoint;
+	}
+
+	/** A wait, without the lease it ended. */
+	static JsonNode wait(JsonNode wait) {
+		if (wait instanceof ObjectNode object) {
+			object.remove("leaseId");
+			object.remove("epoch");
+		}
+		return wait;
 	}
 
 	static JsonNode attentionRequest(JsonNode request) {

@@ -76,6 +76,7 @@ class WorkTools {
 				case ToolCatalogue.ASK_HUMAN -> askHuman(session, arguments);
 				case ToolCatalogue.DECOMPOSE -> decompose(session, arguments);
 				case ToolCatalogue.CREATE_ITEM -> createItem(session, arguments);
+				case ToolCatalogue.WAIT_FOR_EVENT -> waitForEvent(session, arguments);
 				default -> ToolResults.error("No such tool: " + tool);
 			};
 		}
@@ -195,6 +196,26 @@ class WorkTools {
 		answer.body().path("children").forEach((child) -> children.add(ToolResults.item(child)));
 		return this.results
 			.ok(Map.of("decomposed", true, "item", ToolResults.item(answer.body().path("item")), "children", children));
+	}
+
+	/** Parks the held item on an event: the lease ends {@code waiting}. */
+	private McpSchema.CallToolResult waitForEvent(McpSession session, Map<String, Object> arguments) {
+		HeldLease held = session.held();
+		Map<String, Object> body = only(arguments, "timeoutSeconds", "onTimeout");
+		body.put("event", only(arguments, "name", "key"));
+		ServiceCalls.Answer answer = underLease(session, held, "/waits", body);
+		if (answer == null || !answer.succeeded()) {
+			return failure(session, held, answer);
+		}
+		session.drop(held);
+		JsonNode wait = answer.body().path("wait");
+		boolean matched = wait.path("status").asString("").equals("matched");
+		return this.results.ok(Map.of("waiting", !matched, "wait", ToolResults.wait(wait), "item",
+				ToolResults.item(answer.body().path("item")), "holding", false, "message",
+				matched ? "The event had already arrived: the item is ready again. Call claim_work to take it "
+						+ "back; the event's payload is in item.waits[].matchedEvent."
+						: "You no longer hold the item; it waits for the event. Call get_item to see whether it "
+								+ "came, then claim_work to take the item back."));
 	}
 
 	/** Files a separate item; what the session holds does not change. */

@@ -44,7 +44,7 @@ class McpServerTests extends McpTest {
 			List<McpSchema.Tool> tools = model.client().listTools().tools();
 			assertThat(tools).extracting(McpSchema.Tool::name)
 				.containsExactlyInAnyOrder("claim_work", "get_item", "checkpoint", "complete_work", "release_work",
-						"fail_work", "ask_human", "decompose", "create_item");
+						"fail_work", "ask_human", "decompose", "wait_for_event", "create_item");
 			assertThat(tools).allSatisfy((tool) -> assertThat(tool.description()).hasSizeGreaterThan(100));
 			assertThat(model.client().getServerInstructions()).contains("claim_work");
 		}
@@ -58,7 +58,7 @@ class McpServerTests extends McpTest {
 		assertThat(output).as(output)
 			.startsWith("exit code 0")
 			.contains("\"claim_work\"", "\"get_item\"", "\"checkpoint\"", "\"complete_work\"", "\"release_work\"",
-					"\"fail_work\"", "\"ask_human\"", "\"decompose\"", "\"create_item\"");
+					"\"fail_work\"", "\"ask_human\"", "\"decompose\"", "\"wait_for_event\"", "\"create_item\"");
 	}
 
 	@Test
@@ -107,6 +107,34 @@ class McpServerTests extends McpTest {
 			.param("id", itemId)
 			.query(String.class)
 			.list()).containsExactly("attention_requested", "completed");
+	}
+
+	@Test
+	void aModelWaitsForCiAndResumesWithTheEventsPayload() {
+		UUID itemId = itemIn("Merge once CI passes", "merging");
+		try (ModelSession model = new ModelSession(this.port, workerToken("model-ci"))) {
+			model.ok("claim_work", Map.of("queues", List.of("merging")));
+			JsonNode waiting = model.ok("wait_for_event",
+					Map.of("name", "ci.finished", "key", "acme/api@4f2c", "timeoutSeconds", 3600));
+			assertThat(waiting.path("waiting").asBoolean()).isTrue();
+			assertThat(waiting.path("holding").asBoolean()).isFalse();
+			assertThat(waiting.path("wait").has("epoch")).isFalse();
+			assertThat(statusOf(itemId)).isEqualTo("blocked");
+			assertThat(model.error("checkpoint", Map.of("data", Map.of("x", 1)))).contains("You hold no item");
+			Api.Response event = operator().post("/events",
+					Map.of("name", "ci.finished", "key", "acme/api@4f2c", "payload", Map.of("conclusion", "success")));
+			assertThat(event.status()).as(event.toString()).isEqualTo(202);
+			JsonNode again = model.ok("claim_work", Map.of("queues", List.of("merging")));
+			assertThat(again.path("item").path("id").asString()).isEqualTo(itemId.toString());
+			JsonNode wait = again.path("item").path("waits").get(0);
+			assertThat(wait.path("matchedEvent").path("payload").path("conclusion").asString()).isEqualTo("success");
+			assertThat(wait.has("leaseId")).isFalse();
+			model.ok("complete_work", Map.of("result", "merged"));
+		}
+		assertThat(this.jdbc.sql("select outcome from lease_history where item_id = :id order by epoch")
+			.param("id", itemId)
+			.query(String.class)
+			.list()).containsExactly("waiting", "completed");
 	}
 
 	@Test
