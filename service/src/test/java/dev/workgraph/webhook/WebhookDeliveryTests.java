@@ -15,8 +15,6 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.test.context.TestPropertySource;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -24,9 +22,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * recovers: every change arrives, at least once, in seq order, signed so that the
  * standard's reference verifier accepts it. Timeouts and retries are short here.
  */
-@TestPropertySource(properties = { "workgraph.webhooks.allowed-hosts=127.0.0.1", "workgraph.webhooks.timeout=700ms",
-		"workgraph.webhooks.connect-timeout=700ms", "workgraph.webhooks.first-retry=50ms",
-		"workgraph.webhooks.max-retry=200ms", "workgraph.webhooks.poll-interval=50ms" })
 class WebhookDeliveryTests extends ServiceTest {
 
 	private static final Duration PROMPTLY = Duration.ofSeconds(20);

@@ -12,7 +12,6 @@ import dev.workgraph.webhook.Webhooks.Dispatch;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,9 +20,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * holder's time ran out, at most one wins, and the one it replaced writes nothing
  * afterwards, whatever it tries. The service's own dispatcher races along.
  */
-@TestPropertySource(properties = { "workgraph.webhooks.allowed-hosts=127.0.0.1", "workgraph.webhooks.timeout=700ms",
-		"workgraph.webhooks.connect-timeout=700ms", "workgraph.webhooks.first-retry=50ms",
-		"workgraph.webhooks.max-retry=200ms", "workgraph.webhooks.poll-interval=50ms" })
 class WebhookDispatchFencingTests extends ServiceTest {
 
 	private static final Duration HOLD = Duration.ofMinutes(5);
