@@ -75,6 +75,8 @@ class ProblemMembersTests extends LeaseTestSupport {
 		UUID request = UUID.fromString(asked.path("id").asString());
 		assertOk(resolve(request, "left"));
 		answers.put("resolve twice", resolve(request, "right"));
+		answers.put("reschedule a leased item",
+				this.api.patch("/items/" + parentWithChild, Map.of("notBefore", "2030-01-01T00:00:00Z")));
 		expireLease(leaseId(onParent));
 		answers.put("write under an expired lease", renew(onParent, null));
 
