@@ -46,6 +46,10 @@ class BlockerCountersPlanTests extends LeaseTestSupport {
 					.replace(":unmet", zeros)
 					.replace(":children", zeros)
 					.replace(":attention", zeros)
+					.replace(":waits", zeros)
+					.replace(":scheduled::", "'{}'::")
+					.replace(":at::", "'{}'::")
+					.replace(":delayMs::", "'{}'::")
 					.replace(":leaseEnded", array(expired))
 					.replace(":expired", array(Collections.nCopies(BATCH, "1"))),
 				PLAN_OF_THE_REAPER);
