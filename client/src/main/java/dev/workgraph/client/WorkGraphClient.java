@@ -60,12 +60,12 @@ public final class WorkGraphClient {
 		return new WorkGraphClient(this.http.withRequestTimeout(positive(timeout, "timeout")));
 	}
 
-	/** How long a request may take before it fails with {@link ServiceUnreachable}. */
 	/** The wire, for the worker stream opened with this client's address and token. */
 	Http http() {
 		return this.http;
 	}
 
+	/** How long a request may take before it fails with {@link ServiceUnreachable}. */
 	public Duration requestTimeout() {
 		return this.http.requestTimeout();
 	}
