@@ -239,13 +239,13 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 			.post("/leases/" + leaseId(second) + "/fail",
 					Map.of("epoch", epoch(second), "error", Map.of("message", "partner answered 503 again")))
 			.status()).isEqualTo(200);
-		browser.driver.findElement(By.id("refresh")).click();
-		WebElement kind = waitFor(By.cssSelector("#questions .badge.kind[data-kind='retries_exhausted']"));
-		assertThat(kind.getText()).isEqualTo("retries exhausted");
-		assertThat(browser.driver.findElement(By.id("questions")).getText()).contains("asked by the service",
-				"used up its 2 attempts");
-		assertThat(browser.driver.findElement(By.cssSelector("dl.fields")).getText()).contains("2 of 2")
-			.doesNotContain("Next run");
+		// The page redraws itself as changes arrive, and may redraw the button mid-click.
+		clickWhenRedrawn(By.id("refresh"));
+		By kind = By.cssSelector("#questions .badge.kind[data-kind='retries_exhausted']");
+		waitFor(kind);
+		assertThat(textOf(kind)).isEqualTo("retries exhausted");
+		assertThat(textOf(By.id("questions"))).contains("asked by the service", "used up its 2 attempts");
+		assertThat(textOf(By.cssSelector("dl.fields"))).contains("2 of 2").doesNotContain("Next run");
 	}
 
 	@Test
@@ -356,6 +356,12 @@ class ConsoleBrowserTests extends LeaseTestSupport {
 				driver.findElement(button).click();
 				return true;
 			});
+	}
+
+	/** The element's text, read again if a redraw replaced the element mid-read. */
+	private static String textOf(By locator) {
+		return new WebDriverWait(browser.driver, Duration.ofSeconds(10)).ignoring(StaleElementReferenceException.class)
+			.until((driver) -> driver.findElement(locator).getText());
 	}
 
 	private void waitForQueue(String name, java.util.function.Predicate<JsonNode> condition) {
