@@ -60,6 +60,15 @@ final class History {
 		judge(entry, true, problem);
 	}
 
+	/**
+	 * Records a worker stream's message: a write and its {@code answer} (a refusal
+	 * carries its problem as a member, {@code problem}), or a pushed lease. Checked
+	 * exactly as the HTTP request it stands for.
+	 */
+	void recordMessage(Exchange exchange, String problem) {
+		judge(exchange, true, problem);
+	}
+
 	private void judge(Exchange exchange, boolean problem, String body) {
 		this.exchanges.add(exchange);
 		int status = exchange.status();

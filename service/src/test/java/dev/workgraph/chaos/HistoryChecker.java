@@ -28,6 +28,11 @@ import dev.workgraph.chaos.ServerHistory.LeaseRow;
  * Batches are checked entry by entry ({@link Op#entry()}): each lease a batch claim
  * granted is a claim like any other, and each completion of a batch is judged on its own,
  * exactly as a single completion.
+ *
+ * <p>
+ * A stream worker's messages are judged alike ({@link StreamConnection}): a pushed lease
+ * is a claim ({@link Op#STREAM_GRANT}), each write the request it stands for; each credit
+ * outstanding when a stream ended counts as a claim whose answer was lost.
  */
 final class HistoryChecker {
 
@@ -281,7 +286,7 @@ final class HistoryChecker {
 	 * lease was accepted, and every stale-lease rejection named what the history shows.
 	 */
 	private void everyEndedLeaseHasOneMatchingOutcome(Map<UUID, LeaseRow> leasesById) {
-		Set<String> known = Set.of("completed", "released", "cancelled", "decomposed", "attention_requested",
+		Set<String> known = Set.of("completed", "released", "cancelled", "decomposed", "attention_requested", "failed",
 				"expired");
 		for (LeaseRow lease : this.leases) {
 			if (lease.active()) {

@@ -40,6 +40,22 @@ enum Op {
 
 	CANCEL_LEASE(Set.of(200), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
 
+	/**
+	 * {@code POST /leases/{id}/fail} (the stream's {@code fail}): ends the lease failed.
+	 */
+	FAIL(Set.of(200), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
+
+	/** {@code POST /leases/{id}/checkpoints} (the stream's {@code checkpoint}). */
+	CHECKPOINT(Set.of(201), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
+
+	/**
+	 * A lease the worker stream pushed (docs/worker-stream.md), or one a stream
+	 * completion's {@code claimNext} brought: a claim like any other. Recorded unanswered
+	 * for each credit still outstanding when a stream ended (the service may have granted
+	 * it a lease that never arrived), as a lost batch claim's entries are.
+	 */
+	STREAM_GRANT(Set.of(201), Set.of()),
+
 	DECOMPOSE(Set.of(201), Set.of("lease_expired", "lease_ended", "epoch_mismatch", "dependency_cycle")),
 
 	ASK_BLOCKING(Set.of(201), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
@@ -82,8 +98,8 @@ enum Op {
 	/** Presents a lease and an epoch: fenced by the lease guard. */
 	boolean leaseMutation() {
 		return switch (this) {
-			case RENEW, COMPLETE, COMPLETE_BATCH_ENTRY, RELEASE, CANCEL_LEASE, DECOMPOSE, ASK_BLOCKING,
-					ASK_NON_BLOCKING ->
+			case RENEW, COMPLETE, COMPLETE_BATCH_ENTRY, RELEASE, CANCEL_LEASE, FAIL, CHECKPOINT, DECOMPOSE,
+					ASK_BLOCKING, ASK_NON_BLOCKING ->
 				true;
 			default -> false;
 		};
@@ -91,7 +107,7 @@ enum Op {
 
 	/** Grants a lease when it succeeds: a single claim, or one lease of a batch claim. */
 	boolean grantsLease() {
-		return this == CLAIM || this == CLAIM_BATCH_ENTRY;
+		return this == CLAIM || this == CLAIM_BATCH_ENTRY || this == STREAM_GRANT;
 	}
 
 	/** Completes the item of the lease it presents when it succeeds. */
@@ -110,7 +126,7 @@ enum Op {
 
 	/** Ends the lease it presents when it succeeds. */
 	boolean endsLease() {
-		return leaseMutation() && this != RENEW && this != ASK_NON_BLOCKING;
+		return leaseMutation() && this != RENEW && this != ASK_NON_BLOCKING && this != CHECKPOINT;
 	}
 
 	/** The outcome lease history must show for a lease this operation ended. */
@@ -119,6 +135,7 @@ enum Op {
 			case COMPLETE, COMPLETE_BATCH_ENTRY -> "completed";
 			case RELEASE -> "released";
 			case CANCEL_LEASE -> "cancelled";
+			case FAIL -> "failed";
 			case DECOMPOSE -> "decomposed";
 			case ASK_BLOCKING -> "attention_requested";
 			default -> null;
