@@ -9,7 +9,7 @@
 # an instance and its restart, PostgreSQL restarted (fast) or crashed (immediate), or
 # the connection pool exhausted. Ends with one line:
 #
-#   soak: seconds=N ops=N claims=N batch_claims=N batch_completions=N stale_writes_rejected=N expiries=N faults=N violations=N errors_5xx=N
+#   soak: seconds=N ops=N claims=N batch_claims=N batch_completions=N stream_claims=N stream_completions=N stale_writes_rejected=N expiries=N faults=N violations=N errors_5xx=N
 #
 # and exits non-zero unless violations and errors_5xx are both 0. The full report
 # (figures, faults, every violation, and on failure every exchange) is in

@@ -98,6 +98,11 @@ final class ChaosRun {
 					skew);
 			actors.add(Thread.ofVirtual().name("worker-" + i).start(worker));
 		}
+		for (int i = 0; i < this.settings.streamWorkers(); i++) {
+			StreamWorker worker = new StreamWorker(i, master.nextLong(), client, history, this.cluster.instances(),
+					world, this.settings, tally);
+			actors.add(Thread.ofVirtual().name("stream-worker-" + i).start(worker));
+		}
 		actors.add(Thread.ofVirtual()
 			.name("planner")
 			.start(new Planner(master.nextLong(), client, world, this.settings, tally)));
@@ -147,6 +152,12 @@ final class ChaosRun {
 				exchanges.stream().filter((e) -> e.op() == Op.CLAIM_BATCH && e.status() == 201).count());
 		figures.put("batch_completions",
 				exchanges.stream().filter((e) -> e.op() == Op.COMPLETE_BATCH && e.status() == 200).count());
+		figures.put("stream_claims",
+				exchanges.stream().filter((e) -> e.op() == Op.STREAM_GRANT && e.status() == 201).count());
+		figures.put("stream_completions",
+				exchanges.stream()
+					.filter((e) -> e.op() == Op.COMPLETE && e.method().equals("WS") && e.succeeded())
+					.count());
 		figures.put("stale_writes_rejected", exchanges.stream().filter(Exchange::staleRejection).count());
 		figures.put("expiries", checker.figures().getOrDefault("expiries", 0L));
 		figures.put("faults", (long) history.faults().size());
@@ -159,6 +170,16 @@ final class ChaosRun {
 				exchanges.stream().filter((e) -> e.op() == Op.COMPLETE_BATCH_ENTRY && e.succeeded()).count());
 		details.put("batch_entries_refused_as_stale",
 				exchanges.stream().filter((e) -> e.op() == Op.COMPLETE_BATCH_ENTRY && e.staleRejection()).count());
+		details.put("stream_writes",
+				exchanges.stream().filter((e) -> e.method().equals("WS") && e.op().leaseMutation()).count());
+		details.put("stream_stale_writes_rejected",
+				exchanges.stream().filter((e) -> e.method().equals("WS") && e.staleRejection()).count());
+		details.put("stream_messages_unanswered",
+				exchanges.stream()
+					.filter((e) -> e.method().equals("WS") && e.op().leaseMutation() && e.unavailable())
+					.count());
+		details.put("stream_credits_outstanding_at_close",
+				exchanges.stream().filter((e) -> e.op() == Op.STREAM_GRANT && e.unavailable()).count());
 		details.put("stale_writes_attempted_deliberately", tally.get("stale_writes_attempted"));
 		details.put("stale_writes_accepted", exchanges.stream().filter((e) -> e.stale() && e.succeeded()).count());
 		details.put("answers_503", exchanges.stream().filter((e) -> e.status() == 503).count());

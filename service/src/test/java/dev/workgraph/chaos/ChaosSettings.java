@@ -24,6 +24,14 @@ import java.util.concurrent.ThreadLocalRandom;
 record ChaosSettings(long seed, Duration load, int workers, int wrongClockWorkers, List<Integer> leaseSeconds,
 		int maxOpenItems, Duration requestTimeout, Duration drainTimeout, int minimumClaims) {
 
+	/**
+	 * Workers on the worker stream ({@link StreamWorker}), besides the HTTP ones: a
+	 * quarter as many.
+	 */
+	int streamWorkers() {
+		return Math.max(1, this.workers / 4);
+	}
+
 	/** The seed: {@code -Dchaos.seed}, else a fresh random one (printed by the run). */
 	static long configuredSeed() {
 		String configured = System.getProperty("chaos.seed");

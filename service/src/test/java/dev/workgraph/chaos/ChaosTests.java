@@ -83,6 +83,8 @@ class ChaosTests {
 		assertThat(result.details().get("leases_completed")).as("completions").isPositive();
 		assertThat(result.figures().get("batch_claims")).as("batch claims").isPositive();
 		assertThat(result.figures().get("batch_completions")).as("batch completions").isPositive();
+		assertThat(result.figures().get("stream_claims")).as("leases pushed to stream workers").isPositive();
+		assertThat(result.figures().get("stream_completions")).as("completions over the stream").isPositive();
 	}
 
 	static void pauseWhile(java.util.function.BooleanSupplier loading, long millis) {

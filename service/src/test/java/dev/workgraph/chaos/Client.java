@@ -78,6 +78,14 @@ final class Client {
 		return this.workerTokens.computeIfAbsent(workerId, this::mint);
 	}
 
+	/**
+	 * The worker's own token for a worker stream's handshake, null without access
+	 * control.
+	 */
+	String streamToken(String workerId) {
+		return (this.adminToken != null) ? workerToken(workerId) : null;
+	}
+
 	private String mint(String workerId) {
 		String body = JSON
 			.writeValueAsString(Map.of("name", "chaos " + workerId, "role", "worker", "workerId", workerId));
