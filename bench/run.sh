@@ -10,6 +10,7 @@
 #   bench/run.sh --scale-only 6     # only the scale points (10^3, 10^5, 10^6 items), 6 rounds of all sizes
 #   bench/run.sh --scale-only 1 --full-sizes  # the same with the full run's sizes (10^7 items)
 #   bench/run.sh --stream-only 4    # the service's warm-up, then only the stream point, 4 turns with graphile-worker
+#   bench/run.sh --stream-latency-only  # only ready -> lease latency through the stream at 32 idle workers (~1 min)
 #
 # Needs a PostgreSQL server at 127.0.0.1:5432 (user postgres, trust auth), psql and pgbench,
 # wrk, and a JDK 25 (JAVA_HOME if it is one, else /usr/lib/jvm/*25*); Node.js + npm for the
@@ -25,9 +26,9 @@ cd "$(dirname "$0")/.."
 for arg in "$@"; do
 	case "$arg" in
 		--quick) ;;
-		--reaper-only | --open-loop-only | --scale-only | --stream-only | --full-sizes) ;;
+		--reaper-only | --open-loop-only | --scale-only | --stream-only | --stream-latency-only | --full-sizes) ;;
 		[0-9]*) ;;
-		*) echo "usage: bench/run.sh [--quick] | --reaper-only N | --open-loop-only N | --scale-only N [--full-sizes] | --stream-only N" >&2; exit 2 ;;
+		*) echo "usage: bench/run.sh [--quick] | --reaper-only N | --open-loop-only N | --scale-only N [--full-sizes] | --stream-only N | --stream-latency-only" >&2; exit 2 ;;
 	esac
 done
 

@@ -47,8 +47,8 @@ public class Bench {
 	 * services of their own once the main service has stopped, and the results file lists
 	 * them in the order a full run runs them. A new point is its class and a line here.
 	 */
-	final List<Point> points = List.of(this.throughput, this.batch, this.peer, new StreamPoint(), this.openLoop,
-			new OpenLoopJvmPoint(), this.scale, new ChainPoint(), new FanInPoint(), this.reaper);
+	final List<Point> points = List.of(this.throughput, this.batch, this.peer, new StreamPoint(),
+			new StreamLatencyPoint(), this.openLoop, new OpenLoopJvmPoint(), this.scale, new ChainPoint(), new FanInPoint(), this.reaper);
 
 	/** The main service's audit, CPU and memory; null until it has stopped. */
 	Results.ServiceInfo serviceInfo;
@@ -64,6 +64,7 @@ public class Bench {
 		int openLoopOnly = 0;
 		int scaleOnly = 0;
 		int streamOnly = 0;
+		boolean streamLatencyOnly = false;
 		boolean fullSizes = false;
 		Path javaHome = Path.of(System.getProperty("java.home"));
 		Path jar = Path.of("service/target/work-graph-service-0.1.0-SNAPSHOT.jar");
@@ -76,6 +77,7 @@ public class Bench {
 				case "--open-loop-only" -> openLoopOnly = Integer.parseInt(args[++i]);
 				case "--scale-only" -> scaleOnly = Integer.parseInt(args[++i]);
 				case "--stream-only" -> streamOnly = Integer.parseInt(args[++i]);
+				case "--stream-latency-only" -> streamLatencyOnly = true;
 				case "--full-sizes" -> fullSizes = true;
 				case "--jar" -> jar = Path.of(args[++i]);
 				case "--run-dir" -> runDir = Path.of(args[++i]);
@@ -94,6 +96,9 @@ public class Bench {
 		}
 		if (streamOnly > 0) {
 			mode = Mode.streamOnly(streamOnly);
+		}
+		if (streamLatencyOnly) {
+			mode = Mode.streamLatencyOnly();
 		}
 		runDir = (runDir != null) ? Files.createDirectories(runDir) : Files.createTempDirectory("wg-bench");
 		Files.createDirectories(results);

@@ -46,6 +46,15 @@ record Mode(String name, int pointSeconds, int warmSeconds, int pointWarmSeconds
 				new long[0], 0, 0, 0, 0, QUICK.peerWarmSeconds(), QUICK.peerSeconds(), reps, Set.of(StreamPoint.class));
 	}
 
+	/**
+	 * The stream latency point alone, on a service that is not warmed up first (the point
+	 * warms up the path it measures): short, for ready-to-lease latency at 32 idle workers.
+	 */
+	static Mode streamLatencyOnly() {
+		return new Mode("stream-latency", 0, 0, 0, 0, 0, false, 0, 0, new long[0], 0, 0, 0, 0, 0, 0, 0,
+				Set.of(StreamLatencyPoint.class));
+	}
+
 	int reps(int workers) {
 		return (workers == 32) ? this.repsAt32 : this.repsElsewhere;
 	}
