@@ -54,6 +54,36 @@ enum Op {
 
 	CANCEL_ITEM(Set.of(200), Set.of("item_terminal")),
 
+	/**
+	 * {@code POST /leases/{id}/checkpoints}: saves progress under the lease, which stays
+	 * active.
+	 */
+	CHECKPOINT(Set.of(201), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
+
+	/**
+	 * {@code POST /leases/{id}/fail}: the lease ends {@code failed}, one attempt more.
+	 */
+	FAIL(Set.of(200), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
+
+	/** {@code POST /leases/{id}/waits}: the lease ends {@code waiting} on an event. */
+	WAIT(Set.of(201), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
+
+	/**
+	 * {@code POST /leases/{id}/handoff}: the lease ends {@code handed_off} and the item
+	 * is leased to the named successor. The successor's lease is recorded after it as a
+	 * {@link #HANDOFF_GRANT}, so the checker sees it as any other grant.
+	 */
+	HANDOFF(Set.of(201), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
+
+	/**
+	 * The lease a handoff granted its successor (the exchange's actor), or, when the
+	 * handoff's answer was lost, the one it may have granted.
+	 */
+	HANDOFF_GRANT(Set.of(201), Set.of()),
+
+	/** {@code POST /events}: 202 a new event, 200 one whose id was seen before. */
+	EVENT(Set.of(202, 200), Set.of()),
+
 	READ(Set.of(200), Set.of()),
 
 	/** A request sent only to observe the service during a fault (e.g. a pool probe). */
@@ -83,15 +113,18 @@ enum Op {
 	boolean leaseMutation() {
 		return switch (this) {
 			case RENEW, COMPLETE, COMPLETE_BATCH_ENTRY, RELEASE, CANCEL_LEASE, DECOMPOSE, ASK_BLOCKING,
-					ASK_NON_BLOCKING ->
+					ASK_NON_BLOCKING, CHECKPOINT, FAIL, WAIT, HANDOFF ->
 				true;
 			default -> false;
 		};
 	}
 
-	/** Grants a lease when it succeeds: a single claim, or one lease of a batch claim. */
+	/**
+	 * Grants a lease when it succeeds: a single claim, one lease of a batch claim, or the
+	 * successor's lease of a handoff.
+	 */
 	boolean grantsLease() {
-		return this == CLAIM || this == CLAIM_BATCH_ENTRY;
+		return this == CLAIM || this == CLAIM_BATCH_ENTRY || this == HANDOFF_GRANT;
 	}
 
 	/** Completes the item of the lease it presents when it succeeds. */
@@ -105,12 +138,12 @@ enum Op {
 	 * for.
 	 */
 	boolean entry() {
-		return this == CLAIM_BATCH_ENTRY || this == COMPLETE_BATCH_ENTRY;
+		return this == CLAIM_BATCH_ENTRY || this == COMPLETE_BATCH_ENTRY || this == HANDOFF_GRANT;
 	}
 
 	/** Ends the lease it presents when it succeeds. */
 	boolean endsLease() {
-		return leaseMutation() && this != RENEW && this != ASK_NON_BLOCKING;
+		return leaseMutation() && this != RENEW && this != ASK_NON_BLOCKING && this != CHECKPOINT;
 	}
 
 	/** The outcome lease history must show for a lease this operation ended. */
@@ -121,6 +154,9 @@ enum Op {
 			case CANCEL_LEASE -> "cancelled";
 			case DECOMPOSE -> "decomposed";
 			case ASK_BLOCKING -> "attention_requested";
+			case FAIL -> "failed";
+			case WAIT -> "waiting";
+			case HANDOFF -> "handed_off";
 			default -> null;
 		};
 	}
