@@ -102,6 +102,7 @@ final class ChaosRun {
 			.name("planner")
 			.start(new Planner(master.nextLong(), client, world, this.settings, tally)));
 		actors.add(Thread.ofVirtual().name("responder").start(new Responder(master.nextLong(), client, world, tally)));
+		actors.add(Thread.ofVirtual().name("signaller").start(new Signaller(master.nextLong(), client, world, tally)));
 		Faults faults = new Faults(this.cluster, client, history, world, new Random(master.nextLong()));
 		Thread faultThread = Thread.ofVirtual()
 			.name("faults")
@@ -159,6 +160,7 @@ final class ChaosRun {
 				exchanges.stream().filter((e) -> e.op() == Op.COMPLETE_BATCH_ENTRY && e.succeeded()).count());
 		details.put("batch_entries_refused_as_stale",
 				exchanges.stream().filter((e) -> e.op() == Op.COMPLETE_BATCH_ENTRY && e.staleRejection()).count());
+		details.putAll(operationFigures(exchanges));
 		details.put("stale_writes_attempted_deliberately", tally.get("stale_writes_attempted"));
 		details.put("stale_writes_accepted", exchanges.stream().filter((e) -> e.stale() && e.succeeded()).count());
 		details.put("answers_503", exchanges.stream().filter((e) -> e.status() == 503).count());
@@ -177,6 +179,45 @@ final class ChaosRun {
 		writeReport(result, exchanges, statusCounts(exchanges));
 		System.out.println(result.summary("chaos " + this.name));
 		return result;
+	}
+
+	/**
+	 * How often checkpoints, failures, waits, events and handoffs were acknowledged (and
+	 * how often a stale one was refused), so that a scenario can show it exercised them.
+	 */
+	static Map<String, Long> operationFigures(List<Exchange> exchanges) {
+		Map<String, Long> figures = new LinkedHashMap<>();
+		for (Op op : List.of(Op.CHECKPOINT, Op.FAIL, Op.WAIT, Op.HANDOFF, Op.EVENT)) {
+			String name = op.name().toLowerCase(java.util.Locale.ROOT);
+			figures.put(name + "s_acknowledged",
+					exchanges.stream().filter((e) -> e.op() == op && e.succeeded()).count());
+			if (op.leaseMutation()) {
+				figures.put(name + "s_refused_as_stale",
+						exchanges.stream().filter((e) -> e.op() == op && e.stale() && e.staleRejection()).count());
+			}
+		}
+		figures.put("events_seen_before",
+				exchanges.stream().filter((e) -> e.op() == Op.EVENT && e.status() == 200).count());
+		figures.put("waits_matched_at_once",
+				exchanges.stream()
+					.filter((e) -> e.op() == Op.WAIT && e.succeeded() && "matched".equals(e.facts().waitStatus()))
+					.count());
+		figures.put("waits_matched_by_arriving_events",
+				exchanges.stream()
+					.filter((e) -> e.op() == Op.EVENT && e.status() == 202 && e.facts().matchedWaits() != null)
+					.mapToLong((e) -> e.facts().matchedWaits())
+					.sum());
+		figures.put("notbefore_answers",
+				exchanges.stream().filter((e) -> e.succeeded() && e.facts().notBefore() != null).count());
+		java.util.Set<UUID> handedLeases = exchanges.stream()
+			.filter((e) -> e.op() == Op.HANDOFF_GRANT && e.status() == 201)
+			.map(Exchange::leaseId)
+			.collect(Collectors.toSet());
+		figures.put("writes_accepted_from_successors",
+				exchanges.stream()
+					.filter((e) -> e.op().leaseMutation() && e.succeeded() && handedLeases.contains(e.leaseId()))
+					.count());
+		return figures;
 	}
 
 	/** The last seq the change stream handed out. */
@@ -276,7 +317,8 @@ final class ChaosRun {
 			}
 			historyRefusesChanges(connection, history);
 			return new HistoryChecker(history.exchanges(), ServerHistory.leases(connection),
-					ServerHistory.items(connection), ServerHistory.attentionRequests(connection), world)
+					ServerHistory.items(connection), ServerHistory.attentionRequests(connection),
+					ServerHistory.operations(connection), world)
 				.check();
 		}
 		catch (SQLException ex) {
