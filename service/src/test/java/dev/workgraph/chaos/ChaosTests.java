@@ -88,12 +88,12 @@ class ChaosTests {
 	}
 
 	/**
-	 * Checkpoints, failures, waits (some matched), events and handoffs happened, and the
-	 * checker had something to judge them by.
+	 * Checkpoints, failures, waits (some matched), events and handoffs happened, and
+	 * answers showed scheduled times: the checker had something to judge them by.
 	 */
 	static void assertExercisedBeyondClaims(Result result) {
 		for (String figure : List.of("checkpoints_acknowledged", "fails_acknowledged", "waits_acknowledged",
-				"events_acknowledged", "handoffs_acknowledged")) {
+				"events_acknowledged", "handoffs_acknowledged", "notbefore_answers")) {
 			assertThat(result.details().get(figure)).as(figure).isPositive();
 		}
 		assertThat(result.details().get("waits_matched_at_once")

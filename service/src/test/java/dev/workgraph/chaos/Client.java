@@ -225,8 +225,9 @@ final class Client {
 		return switch (op) {
 			case CLAIM -> Exchange.Facts.checkpoint(shownCheckpoint(body.path("item")));
 			case CHECKPOINT -> Exchange.Facts.checkpoint(body.path("checkpoint").path("seq").asLong());
-			case RELEASE, FAIL -> Exchange.Facts.notBefore(micros(body.path("item").path("notBefore")));
-			case CREATE -> Exchange.Facts.notBefore(micros(body.path("notBefore")));
+			case RELEASE, FAIL ->
+				Exchange.Facts.notBefore(micros(body.path("item").path("blockers").path("notBefore")));
+			case CREATE -> Exchange.Facts.notBefore(micros(body.path("blockers").path("notBefore")));
 			case EVENT -> Exchange.Facts.event(uuid(body.path("eventId")), body.path("matchedWaits").asInt());
 			case WAIT -> Exchange.Facts.waited(uuid(body.path("wait").path("id")),
 					body.path("wait").path("status").asString(null),
