@@ -268,37 +268,37 @@ final class SimulatedWorker implements Runnable {
 			return;
 		}
 		int choice = this.random.nextInt(100);
-		if (choice < 34) {
+		if (choice < 28) {
 			complete();
 		}
-		else if (choice < 40) {
+		else if (choice < 33) {
 			release(this.random.nextBoolean());
 		}
-		else if (choice < 49) {
+		else if (choice < 41) {
 			decompose();
 		}
-		else if (choice < 53) {
+		else if (choice < 45) {
 			ask(true);
 		}
-		else if (choice < 57) {
+		else if (choice < 49) {
 			ask(false);
 		}
-		else if (choice < 59) {
+		else if (choice < 51) {
 			cancel();
 		}
-		else if (choice < 67) {
+		else if (choice < 58) {
 			stallThenWrite();
 		}
-		else if (choice < 71) {
+		else if (choice < 62) {
 			crash();
 		}
-		else if (choice < 75) {
+		else if (choice < 66) {
 			duplicateComplete();
 		}
-		else if (choice < 84) {
+		else if (choice < 75) {
 			fail();
 		}
-		else if (choice < 92) {
+		else if (choice < 87) {
 			waitForEvent();
 		}
 		else {
