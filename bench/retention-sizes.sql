@@ -20,7 +20,7 @@ insert into work_items (id, title, status, closed_at, created_at, updated_at, ep
 select child, 'child', 'completed', at + interval '1 minute', at, at, 1, root, '{"ok": true}' from sim;
 insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, expires_at, ended_at, outcome)
 select gen_random_uuid(), id, 'worker-1', 1, created_at, created_at + interval '5 minutes', closed_at, 'completed'
-from work_items;
+from work_items where status = 'completed';
 insert into checkpoints (item_id, seq, lease_id, epoch, worker_id, data, created_at)
 select child, 1, gen_random_uuid(), 1, 'worker-1', '{"step": 1}', at from sim;
 truncate change_pending;
