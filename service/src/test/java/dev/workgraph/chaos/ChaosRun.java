@@ -103,7 +103,7 @@ final class ChaosRun {
 			.start(new Planner(master.nextLong(), client, world, this.settings, tally)));
 		actors.add(Thread.ofVirtual().name("responder").start(new Responder(master.nextLong(), client, world, tally)));
 		actors.add(Thread.ofVirtual().name("signaller").start(new Signaller(master.nextLong(), client, world, tally)));
-		Faults faults = new Faults(this.cluster, client, history, world, new Random(master.nextLong()));
+		Faults faults = new Faults(this.cluster, client, history, world, new Random(master.nextLong()), this.directory);
 		Thread faultThread = Thread.ofVirtual()
 			.name("faults")
 			.start(() -> plan.inject(faults, new Random(this.settings.seed() ^ 0x5DEECE66DL), world::loading));
@@ -174,8 +174,17 @@ final class ChaosRun {
 		details.put("history_snapshots_compared", monitor.snapshots());
 		details.put("consistency_audits_passed", monitor.auditsPassed());
 		tally.snapshot().forEach((key, value) -> details.put("actors_" + key, value));
+		List<RecoveryTimeline> recoveries = new ArrayList<>();
+		List<History.Fault> injected = history.faults();
+		for (int i = 0; i < injected.size(); i++) {
+			if (injected.get(i).resumedNanos != 0) {
+				long until = (i + 1 < injected.size()) ? injected.get(i + 1).startNanos
+						: injected.get(i).resumedNanos + Duration.ofHours(1).toNanos();
+				recoveries.add(RecoveryTimeline.of(injected.get(i), until, exchanges));
+			}
+		}
 		Result result = new Result(this.name, this.settings.seed(), figures, details, violations, history.faults(),
-				this.directory.resolve("report.txt"));
+				recoveries, this.directory.resolve("report.txt"));
 		writeReport(result, exchanges, statusCounts(exchanges));
 		System.out.println(result.summary("chaos " + this.name));
 		return result;
@@ -382,6 +391,10 @@ final class ChaosRun {
 		statuses.forEach((key, value) -> report.append("  ").append(key).append(": ").append(value).append('\n'));
 		report.append("\nfaults\n");
 		result.faults().forEach((fault) -> report.append("  ").append(fault).append('\n'));
+		if (!result.recoveries().isEmpty()) {
+			report.append("\nafter each disruption ended (answers by the second they arrived in)\n");
+			result.recoveries().forEach((recovery) -> report.append(recovery.describe()));
+		}
 		report.append("\nviolations (").append(result.violations().size()).append(")\n");
 		result.violations().forEach((violation) -> report.append("  ").append(violation).append('\n'));
 		try {
@@ -412,10 +425,10 @@ final class ChaosRun {
 
 	/**
 	 * The verdict of a run: the summary figures, more detailed figures for the report,
-	 * every violation and fault.
+	 * every violation and fault, and what the actors saw after each disruption ended.
 	 */
 	record Result(String name, long seed, Map<String, Long> figures, Map<String, Long> details,
-			List<Violation> violations, List<History.Fault> faults, Path report) {
+			List<Violation> violations, List<History.Fault> faults, List<RecoveryTimeline> recoveries, Path report) {
 
 		/** {@code <prefix>: seconds=N ops=N claims=N … errors_5xx=N}. */
 		String summary(String prefix) {
