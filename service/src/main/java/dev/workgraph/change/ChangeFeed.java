@@ -23,6 +23,12 @@ import org.springframework.stereotype.Component;
  * a thousand idle subscribers hold no database connection and a published change costs
  * one query however many listen; only a subscriber that resumes from further back reads
  * the database itself, a page at a time, until it has caught up.
+ *
+ * <p>
+ * While no stream of this instance has asked for changes for a minute, the tail reads
+ * nothing: at thousands of changes a second, reading and keeping them for nobody cost a
+ * busy instance a few per cent of its CPU. The next stream to ask wakes it, and reads
+ * from the database what came in between, as one that resumes from further back does.
  */
 @Component
 class ChangeFeed implements SmartLifecycle, ChannelSubscriber {
@@ -41,6 +47,12 @@ class ChangeFeed implements SmartLifecycle, ChannelSubscriber {
 	/** The tail reads at least this often, in case a notification was lost. */
 	private static final long FALLBACK_MILLIS = 1000;
 
+	/**
+	 * Without a stream asking for this long, the tail stops reading. Longer than the
+	 * keep-alive, at which a following stream asks again even when nothing happens.
+	 */
+	static final long IDLE_NANOS = TimeUnit.SECONDS.toNanos(60);
+
 	private final ChangeLog log_;
 
 	private final ReentrantLock lock = new ReentrantLock();
@@ -57,6 +69,9 @@ class ChangeFeed implements SmartLifecycle, ChannelSubscriber {
 	private boolean signal;
 
 	private volatile boolean running;
+
+	/** When a stream last asked for changes; idle at start. */
+	private volatile long lastDemand = System.nanoTime() - IDLE_NANOS;
 
 	private Thread thread;
 
@@ -136,6 +151,7 @@ class ChangeFeed implements SmartLifecycle, ChannelSubscriber {
 	 * far, else from the database. Empty when there is nothing newer yet.
 	 */
 	List<Change> after(long seq) {
+		demanded();
 		this.lock.lock();
 		try {
 			if (this.head >= 0 && seq >= this.head) {
@@ -166,6 +182,7 @@ class ChangeFeed implements SmartLifecycle, ChannelSubscriber {
 	 * stops. Returns whether there is something newer.
 	 */
 	boolean awaitAfter(long seq, Duration timeout) throws InterruptedException {
+		demanded();
 		long nanos = timeout.toNanos();
 		this.lock.lock();
 		try {
@@ -206,10 +223,29 @@ class ChangeFeed implements SmartLifecycle, ChannelSubscriber {
 		}
 	}
 
+	/** A stream asked: an idle tail starts reading again. */
+	private void demanded() {
+		boolean wasIdle = idle();
+		this.lastDemand = System.nanoTime();
+		if (wasIdle) {
+			sequenced();
+		}
+	}
+
+	boolean idle() {
+		return System.nanoTime() - this.lastDemand > IDLE_NANOS;
+	}
+
 	private void readNew() {
 		long from;
 		this.lock.lock();
 		try {
+			if (idle()) {
+				// Nobody reads: forget, and start again from the head when someone asks.
+				this.head = -1;
+				this.recent.clear();
+				return;
+			}
 			from = this.head;
 		}
 		finally {

@@ -2,6 +2,7 @@ package dev.workgraph.fence;
 
 import java.time.Instant;
 import java.util.Date;
+import java.util.concurrent.locks.ReentrantLock;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
@@ -13,7 +14,10 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import dev.workgraph.view.LeaseSigner;
 import dev.workgraph.view.LeaseView;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
 /**
@@ -30,6 +34,8 @@ import org.springframework.stereotype.Component;
 @Component
 class FenceTokens implements LeaseSigner {
 
+	private static final Logger log = LoggerFactory.getLogger(FenceTokens.class);
+
 	private final FenceKeys keys;
 
 	private final String issuer;
@@ -37,6 +43,9 @@ class FenceTokens implements LeaseSigner {
 	private final long refreshNanos;
 
 	private volatile Signing signing;
+
+	/** Held by the one thread that looks the signing key up. */
+	private final ReentrantLock refreshing = new ReentrantLock();
 
 	/** Enough for every lease in flight at a few thousand claims a second. */
 	private final RecentTokens recent = new RecentTokens(8192);
@@ -80,19 +89,49 @@ class FenceTokens implements LeaseSigner {
 		return token.serialize();
 	}
 
-	/** The signing key in use, looked up again once the refresh interval has passed. */
+	/**
+	 * The signing key in use, looked up again once the refresh interval has passed. The
+	 * lookup is a query: while one thread makes it, the others sign with the key they
+	 * have, and when it fails (PostgreSQL restarting) the key in use stays in use. Had
+	 * they queued behind it, every answer with a lease would wait for one connection
+	 * timeout after another while the database was away, and for a while after it was
+	 * back (a minute's rotation delay is already what the interval allows).
+	 */
 	private Signing signing() {
 		Signing current = this.signing;
-		if (current != null && System.nanoTime() - current.loadedAt() < this.refreshNanos) {
+		if (current == null) {
+			return refresh();
+		}
+		if (System.nanoTime() - current.loadedAt() < this.refreshNanos || !this.refreshing.tryLock()) {
 			return current;
 		}
-		return refresh();
+		try {
+			return refreshLocked();
+		}
+		catch (DataAccessException ex) {
+			log.debug("Signing with key {} a while longer: the lookup of the signing key failed ({})", current.kid(),
+					ex.getMessage());
+			return current;
+		}
+		finally {
+			this.refreshing.unlock();
+		}
 	}
 
 	/**
 	 * Looks up the signing key now (a rotation's test need not wait for the interval).
 	 */
-	synchronized Signing refresh() {
+	Signing refresh() {
+		this.refreshing.lock();
+		try {
+			return refreshLocked();
+		}
+		finally {
+			this.refreshing.unlock();
+		}
+	}
+
+	private Signing refreshLocked() {
 		OctetKeyPair key = this.keys.signing();
 		Signing current = this.signing;
 		if (current == null || !current.kid().equals(key.getKeyID())) {

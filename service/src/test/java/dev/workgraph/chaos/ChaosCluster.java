@@ -60,9 +60,13 @@ final class ChaosCluster implements AutoCloseable {
 
 	private LoadBalancer loadBalancer;
 
-	private ChaosCluster(ThrowawayPostgres postgres, String database) {
+	/** Where the instances' logs go, and PgBouncer's when the cluster closes. */
+	private final Path logs;
+
+	private ChaosCluster(ThrowawayPostgres postgres, String database, Path logs) {
 		this.postgres = postgres;
 		this.database = database;
+		this.logs = logs;
 	}
 
 	static ChaosCluster start(int instanceCount, Path logs) {
@@ -71,7 +75,7 @@ final class ChaosCluster implements AutoCloseable {
 
 	static ChaosCluster start(Topology topology, Path logs) {
 		ThrowawayPostgres postgres = ThrowawayPostgres.start();
-		ChaosCluster cluster = new ChaosCluster(postgres, "workgraph_chaos");
+		ChaosCluster cluster = new ChaosCluster(postgres, "workgraph_chaos", logs);
 		try {
 			postgres.createDatabase(cluster.database);
 			if (topology.standby()) {
@@ -272,6 +276,14 @@ final class ChaosCluster implements AutoCloseable {
 			this.loadBalancer.close();
 		}
 		if (this.pgBouncer != null) {
+			// Its log goes with the instances': what the pooler did during a restart.
+			try {
+				Files.createDirectories(this.logs);
+				Files.writeString(this.logs.resolve("pgbouncer.log"), this.pgBouncer.log());
+			}
+			catch (java.io.IOException ex) {
+				System.err.println("Could not keep PgBouncer's log: " + ex.getMessage());
+			}
 			this.pgBouncer.close();
 		}
 		this.postgres.close();

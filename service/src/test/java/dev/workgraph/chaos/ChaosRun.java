@@ -107,7 +107,8 @@ final class ChaosRun {
 			.name("planner")
 			.start(new Planner(master.nextLong(), client, world, this.settings, tally)));
 		actors.add(Thread.ofVirtual().name("responder").start(new Responder(master.nextLong(), client, world, tally)));
-		Faults faults = new Faults(this.cluster, client, history, world, new Random(master.nextLong()));
+		actors.add(Thread.ofVirtual().name("signaller").start(new Signaller(master.nextLong(), client, world, tally)));
+		Faults faults = new Faults(this.cluster, client, history, world, new Random(master.nextLong()), this.directory);
 		Thread faultThread = Thread.ofVirtual()
 			.name("faults")
 			.start(() -> plan.inject(faults, new Random(this.settings.seed() ^ 0x5DEECE66DL), world::loading));
@@ -180,6 +181,7 @@ final class ChaosRun {
 					.count());
 		details.put("stream_credits_outstanding_at_close",
 				exchanges.stream().filter((e) -> e.op() == Op.STREAM_GRANT && e.unavailable()).count());
+		details.putAll(operationFigures(exchanges));
 		details.put("stale_writes_attempted_deliberately", tally.get("stale_writes_attempted"));
 		details.put("stale_writes_accepted", exchanges.stream().filter((e) -> e.stale() && e.succeeded()).count());
 		details.put("answers_503", exchanges.stream().filter((e) -> e.status() == 503).count());
@@ -193,11 +195,59 @@ final class ChaosRun {
 		details.put("history_snapshots_compared", monitor.snapshots());
 		details.put("consistency_audits_passed", monitor.auditsPassed());
 		tally.snapshot().forEach((key, value) -> details.put("actors_" + key, value));
+		List<RecoveryTimeline> recoveries = new ArrayList<>();
+		List<History.Fault> injected = history.faults();
+		for (int i = 0; i < injected.size(); i++) {
+			if (injected.get(i).resumedNanos != 0) {
+				long until = (i + 1 < injected.size()) ? injected.get(i + 1).startNanos
+						: injected.get(i).resumedNanos + Duration.ofHours(1).toNanos();
+				recoveries.add(RecoveryTimeline.of(injected.get(i), until, exchanges));
+			}
+		}
 		Result result = new Result(this.name, this.settings.seed(), figures, details, violations, history.faults(),
-				this.directory.resolve("report.txt"));
+				recoveries, this.directory.resolve("report.txt"));
 		writeReport(result, exchanges, statusCounts(exchanges));
 		System.out.println(result.summary("chaos " + this.name));
 		return result;
+	}
+
+	/**
+	 * How often checkpoints, failures, waits, events and handoffs were acknowledged (and
+	 * how often a stale one was refused), so that a scenario can show it exercised them.
+	 */
+	static Map<String, Long> operationFigures(List<Exchange> exchanges) {
+		Map<String, Long> figures = new LinkedHashMap<>();
+		for (Op op : List.of(Op.CHECKPOINT, Op.FAIL, Op.WAIT, Op.HANDOFF, Op.EVENT)) {
+			String name = op.name().toLowerCase(java.util.Locale.ROOT);
+			figures.put(name + "s_acknowledged",
+					exchanges.stream().filter((e) -> e.op() == op && e.succeeded()).count());
+			if (op.leaseMutation()) {
+				figures.put(name + "s_refused_as_stale",
+						exchanges.stream().filter((e) -> e.op() == op && e.stale() && e.staleRejection()).count());
+			}
+		}
+		figures.put("events_seen_before",
+				exchanges.stream().filter((e) -> e.op() == Op.EVENT && e.status() == 200).count());
+		figures.put("waits_matched_at_once",
+				exchanges.stream()
+					.filter((e) -> e.op() == Op.WAIT && e.succeeded() && "matched".equals(e.facts().waitStatus()))
+					.count());
+		figures.put("waits_matched_by_arriving_events",
+				exchanges.stream()
+					.filter((e) -> e.op() == Op.EVENT && e.status() == 202 && e.facts().matchedWaits() != null)
+					.mapToLong((e) -> e.facts().matchedWaits())
+					.sum());
+		figures.put("notbefore_answers",
+				exchanges.stream().filter((e) -> e.succeeded() && e.facts().notBefore() != null).count());
+		java.util.Set<UUID> handedLeases = exchanges.stream()
+			.filter((e) -> e.op() == Op.HANDOFF_GRANT && e.status() == 201)
+			.map(Exchange::leaseId)
+			.collect(Collectors.toSet());
+		figures.put("writes_accepted_from_successors",
+				exchanges.stream()
+					.filter((e) -> e.op().leaseMutation() && e.succeeded() && handedLeases.contains(e.leaseId()))
+					.count());
+		return figures;
 	}
 
 	/** The last seq the change stream handed out. */
@@ -297,7 +347,8 @@ final class ChaosRun {
 			}
 			historyRefusesChanges(connection, history);
 			return new HistoryChecker(history.exchanges(), ServerHistory.leases(connection),
-					ServerHistory.items(connection), ServerHistory.attentionRequests(connection), world)
+					ServerHistory.items(connection), ServerHistory.attentionRequests(connection),
+					ServerHistory.operations(connection), world)
 				.check();
 		}
 		catch (SQLException ex) {
@@ -361,6 +412,10 @@ final class ChaosRun {
 		statuses.forEach((key, value) -> report.append("  ").append(key).append(": ").append(value).append('\n'));
 		report.append("\nfaults\n");
 		result.faults().forEach((fault) -> report.append("  ").append(fault).append('\n'));
+		if (!result.recoveries().isEmpty()) {
+			report.append("\nafter each disruption ended (answers by the second they arrived in)\n");
+			result.recoveries().forEach((recovery) -> report.append(recovery.describe()));
+		}
 		report.append("\nviolations (").append(result.violations().size()).append(")\n");
 		result.violations().forEach((violation) -> report.append("  ").append(violation).append('\n'));
 		try {
@@ -391,10 +446,10 @@ final class ChaosRun {
 
 	/**
 	 * The verdict of a run: the summary figures, more detailed figures for the report,
-	 * every violation and fault.
+	 * every violation and fault, and what the actors saw after each disruption ended.
 	 */
 	record Result(String name, long seed, Map<String, Long> figures, Map<String, Long> details,
-			List<Violation> violations, List<History.Fault> faults, Path report) {
+			List<Violation> violations, List<History.Fault> faults, List<RecoveryTimeline> recoveries, Path report) {
 
 		/** {@code <prefix>: seconds=N ops=N claims=N … errors_5xx=N}. */
 		String summary(String prefix) {

@@ -2,6 +2,7 @@ package dev.workgraph.chaos;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import dev.workgraph.chaos.ChaosRun.FaultPlan;
 import dev.workgraph.chaos.ChaosRun.Result;
@@ -85,6 +86,22 @@ class ChaosTests {
 		assertThat(result.figures().get("batch_completions")).as("batch completions").isPositive();
 		assertThat(result.figures().get("stream_claims")).as("leases pushed to stream workers").isPositive();
 		assertThat(result.figures().get("stream_completions")).as("completions over the stream").isPositive();
+		assertExercisedBeyondClaims(result);
+	}
+
+	/**
+	 * Checkpoints, failures, waits (some matched), events and handoffs happened, and
+	 * answers showed scheduled times: the checker had something to judge them by.
+	 */
+	static void assertExercisedBeyondClaims(Result result) {
+		for (String figure : List.of("checkpoints_acknowledged", "fails_acknowledged", "waits_acknowledged",
+				"events_acknowledged", "handoffs_acknowledged", "notbefore_answers")) {
+			assertThat(result.details().get(figure)).as(figure).isPositive();
+		}
+		assertThat(result.details().get("waits_matched_at_once")
+				+ result.details().get("waits_matched_by_arriving_events"))
+			.as("waits matched")
+			.isPositive();
 	}
 
 	static void pauseWhile(java.util.function.BooleanSupplier loading, long millis) {

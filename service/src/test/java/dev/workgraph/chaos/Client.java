@@ -213,7 +213,8 @@ final class Client {
 			itemId = uuid(body.path("item").path("id"));
 		}
 		else if (call.op.leaseMutation() && call.op.succeeded(status)) {
-			JsonNode lease = body.has("lease") ? body.path("lease") : body;
+			// A handoff's "lease" is the successor's: the one that ended is "ended".
+			JsonNode lease = body.has("ended") ? body.path("ended") : body.has("lease") ? body.path("lease") : body;
 			outcome = lease.path("outcome").asString(null);
 		}
 		else if (call.op == Op.CREATE && call.op.succeeded(status)) {
@@ -222,9 +223,46 @@ final class Client {
 		String code = (status >= 400) ? body.path("code").asString(null) : null;
 		Exchange exchange = new Exchange(seq, call.actor, call.op, call.instance % this.instances.size(), call.method,
 				call.path, leaseId, itemId, epoch, call.stale, call.token, sent, received, sentAt, status, code,
-				outcome, failure);
+				outcome, failure, call.op.succeeded(status) ? facts(call.op, body) : Exchange.Facts.NONE);
 		this.history.record(exchange, contentType, text);
 		return new Reply(exchange, body, recordEntries(call, exchange, body));
+	}
+
+	/** What a successful answer said that the checker judges beyond the lease. */
+	private static Exchange.Facts facts(Op op, JsonNode body) {
+		return switch (op) {
+			case CLAIM -> Exchange.Facts.checkpoint(shownCheckpoint(body.path("item")));
+			case CHECKPOINT -> Exchange.Facts.checkpoint(body.path("checkpoint").path("seq").asLong());
+			case RELEASE, FAIL ->
+				Exchange.Facts.notBefore(micros(body.path("item").path("blockers").path("notBefore")));
+			case CREATE -> Exchange.Facts.notBefore(micros(body.path("blockers").path("notBefore")));
+			case EVENT -> Exchange.Facts.event(uuid(body.path("eventId")), body.path("matchedWaits").asInt());
+			case WAIT -> Exchange.Facts.waited(uuid(body.path("wait").path("id")),
+					body.path("wait").path("status").asString(null),
+					uuid(body.path("wait").path("matchedEvent").path("eventId")));
+			default -> Exchange.Facts.NONE;
+		};
+	}
+
+	/**
+	 * The seq of the latest checkpoint an item view shows, 0 when it shows none, null
+	 * when the answer has no item view to tell.
+	 */
+	private static Long shownCheckpoint(JsonNode item) {
+		if (!item.has("checkpoint")) {
+			return null;
+		}
+		return item.path("checkpoint").path("seq").asLong(0);
+	}
+
+	/** An RFC 3339 time as microseconds since the epoch, null when absent. */
+	static Long micros(JsonNode time) {
+		String text = time.asString(null);
+		if (text == null || text.isEmpty()) {
+			return null;
+		}
+		Instant instant = Instant.parse(text);
+		return instant.getEpochSecond() * 1_000_000 + instant.getNano() / 1_000;
 	}
 
 	/**
@@ -246,8 +284,25 @@ final class Client {
 				JsonNode lease = claims.get(i).path("lease");
 				entries.add(entry(batch, Op.CLAIM_BATCH_ENTRY, i, uuid(lease.path("id")),
 						uuid(claims.get(i).path("item").path("id")), lease.path("epoch").asLong(), false, 201, null,
-						null, claims.get(i)));
+						null, claims.get(i), Exchange.Facts.checkpoint(shownCheckpoint(claims.get(i).path("item")))));
 			}
+		}
+		else if (call.op == Op.HANDOFF && batch.status() == 201) {
+			JsonNode lease = body.path("lease");
+			Exchange grant = new Exchange(this.history.nextSeq(), call.successor, Op.HANDOFF_GRANT, batch.instance(),
+					batch.method(), batch.path() + "[successor]", uuid(lease.path("id")), batch.itemId(),
+					lease.path("epoch").asLong(), false, null, batch.sentNanos(), batch.receivedNanos(), batch.sentAt(),
+					201, null, null, null, Exchange.Facts.checkpoint(shownCheckpoint(body.path("item"))));
+			this.history.recordEntry(grant, null);
+			entries.add(new Reply(grant, body, List.of()));
+		}
+		else if (call.op == Op.HANDOFF && batch.unavailable()) {
+			Exchange grant = new Exchange(this.history.nextSeq(), call.successor, Op.HANDOFF_GRANT, batch.instance(),
+					batch.method(), batch.path() + "[successor]", null, batch.itemId(), null, false, null,
+					batch.sentNanos(), batch.receivedNanos(), batch.sentAt(), Exchange.NO_ANSWER, null, null,
+					"the handoff's answer was " + batch.statusText());
+			this.history.recordEntry(grant, null);
+			entries.add(new Reply(grant, MissingNode.getInstance(), List.of()));
 		}
 		else if (call.op == Op.CLAIM_BATCH && batch.unavailable()) {
 			for (int i = 0; i < call.limit; i++) {
@@ -285,10 +340,15 @@ final class Client {
 
 	private Reply entry(Exchange batch, Op op, int index, UUID leaseId, UUID itemId, Long epoch, boolean stale,
 			int status, String code, String outcome, JsonNode body) {
+		return entry(batch, op, index, leaseId, itemId, epoch, stale, status, code, outcome, body, Exchange.Facts.NONE);
+	}
+
+	private Reply entry(Exchange batch, Op op, int index, UUID leaseId, UUID itemId, Long epoch, boolean stale,
+			int status, String code, String outcome, JsonNode body, Exchange.Facts facts) {
 		Exchange entry = new Exchange(this.history.nextSeq(), batch.actor(), op, batch.instance(), batch.method(),
 				batch.path() + "[" + index + "]", leaseId, itemId, epoch, stale, null, batch.sentNanos(),
 				batch.receivedNanos(), batch.sentAt(), status, code, outcome,
-				(status == Exchange.NO_ANSWER) ? "the batch's answer was " + batch.statusText() : null);
+				(status == Exchange.NO_ANSWER) ? "the batch's answer was " + batch.statusText() : null, facts);
 		JsonNode problem = body.path("problem");
 		this.history.recordEntry(entry, problem.isMissingNode() ? null : problem.toString());
 		return new Reply(entry, body, List.of());
@@ -362,6 +422,9 @@ final class Client {
 		/** Must reach this very instance, even behind a load balancer. */
 		boolean addressed;
 
+		/** A handoff's successor: the worker its new lease is granted to. */
+		String successor;
+
 		private Call(String actor, Op op, String method, String path) {
 			this.actor = actor;
 			this.op = op;
@@ -403,6 +466,14 @@ final class Client {
 			Call call = post(actor, Op.COMPLETE_BATCH, "/completions", Map.of("completions", completions));
 			call.entries = List.copyOf(entries);
 			return call;
+		}
+
+		/** {@code POST /leases/{id}/handoff} of this lease to {@code successor}. */
+		static Call handoff(String actor, UUID leaseId, UUID itemId, long epoch, String successor, int leaseSeconds) {
+			Call call = post(actor, Op.HANDOFF, "/leases/" + leaseId + "/handoff", Map.of("epoch", epoch, "toWorkerId",
+					successor, "reason", "over to " + successor, "leaseSeconds", leaseSeconds));
+			call.successor = successor;
+			return call.lease(leaseId, epoch).item(itemId);
 		}
 
 		Call lease(UUID leaseId, long epoch) {

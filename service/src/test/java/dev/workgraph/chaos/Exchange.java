@@ -17,14 +17,34 @@ import java.util.UUID;
  * @param stale the worker knew the lease was dead or the epoch wrong when it sent this
  * @param token the unique token in the titles of items this request creates
  * @param outcome the outcome of the lease in the answer, if any
+ * @param facts what a successful answer said that the checker judges beyond the lease
+ * (checkpoints, scheduled times, events, waits); {@link Facts#NONE} otherwise
  */
 record Exchange(long seq, String actor, Op op, int instance, String method, String path, UUID leaseId, UUID itemId,
 		Long epoch, boolean stale, String token, long sentNanos, long receivedNanos, Instant sentAt, int status,
-		String code, String outcome, String failure) {
+		String code, String outcome, String failure, Facts facts) {
 
 	static final int NO_ANSWER = 0;
 
 	static final int TIMED_OUT = -1;
+
+	Exchange {
+		facts = (facts != null) ? facts : Facts.NONE;
+	}
+
+	Exchange(long seq, String actor, Op op, int instance, String method, String path, UUID leaseId, UUID itemId,
+			Long epoch, boolean stale, String token, long sentNanos, long receivedNanos, Instant sentAt, int status,
+			String code, String outcome, String failure) {
+		this(seq, actor, op, instance, method, path, leaseId, itemId, epoch, stale, token, sentNanos, receivedNanos,
+				sentAt, status, code, outcome, failure, Facts.NONE);
+	}
+
+	/** The same exchange with these facts. */
+	Exchange with(Facts facts) {
+		return new Exchange(this.seq, this.actor, this.op, this.instance, this.method, this.path, this.leaseId,
+				this.itemId, this.epoch, this.stale, this.token, this.sentNanos, this.receivedNanos, this.sentAt,
+				this.status, this.code, this.outcome, this.failure, facts);
+	}
 
 	boolean succeeded() {
 		return this.op.succeeded(this.status);
@@ -49,6 +69,7 @@ record Exchange(long seq, String actor, Op op, int instance, String method, Stri
 				+ this.instance + ((this.epoch != null) ? " epoch=" + this.epoch : "") + (this.stale ? " [stale]" : "")
 				+ " -> " + statusText() + ((this.code != null) ? " " + this.code : "")
 				+ ((this.outcome != null) ? " outcome=" + this.outcome : "")
+				+ (this.facts.equals(Facts.NONE) ? "" : " " + this.facts)
 				+ ((this.failure != null) ? " (" + this.failure + ")" : "") + " in " + Math.round(millis()) + " ms";
 	}
 
@@ -58,6 +79,61 @@ record Exchange(long seq, String actor, Op op, int instance, String method, Stri
 			case TIMED_OUT -> "timed-out";
 			default -> Integer.toString(this.status);
 		};
+	}
+
+	/**
+	 * What an answer said beyond the lease, as the checker needs it; null where the
+	 * operation says nothing of it.
+	 *
+	 * @param checkpointSeq a checkpoint's answer: the seq it was saved as; a grant's
+	 * answer: the seq of the item's latest checkpoint it showed (0 when none)
+	 * @param notBefore the item's {@code notBefore} in a create's, release's or failure's
+	 * answer, in microseconds since the epoch on PostgreSQL's clock
+	 * @param eventId an event's answer: the stored event's id; a wait's answer: the id of
+	 * the event that matched it at once
+	 * @param matchedWaits an event's answer: the waits it matched
+	 * @param waitId a wait's answer: the wait's id
+	 * @param waitStatus a wait's answer: {@code open}, or {@code matched} at once
+	 */
+	record Facts(Long checkpointSeq, Long notBefore, UUID eventId, Integer matchedWaits, UUID waitId,
+			String waitStatus) {
+
+		static final Facts NONE = new Facts(null, null, null, null, null, null);
+
+		static Facts checkpoint(Long seq) {
+			return new Facts(seq, null, null, null, null, null);
+		}
+
+		static Facts notBefore(Long micros) {
+			return new Facts(null, micros, null, null, null, null);
+		}
+
+		static Facts event(UUID eventId, int matchedWaits) {
+			return new Facts(null, null, eventId, matchedWaits, null, null);
+		}
+
+		static Facts waited(UUID waitId, String status, UUID matchedBy) {
+			return new Facts(null, null, matchedBy, null, waitId, status);
+		}
+
+		@Override
+		public String toString() {
+			StringBuilder text = new StringBuilder();
+			append(text, "checkpointSeq", this.checkpointSeq);
+			append(text, "notBefore", this.notBefore);
+			append(text, "eventId", this.eventId);
+			append(text, "matchedWaits", this.matchedWaits);
+			append(text, "wait", this.waitId);
+			append(text, "waitStatus", this.waitStatus);
+			return text.toString().strip();
+		}
+
+		private static void append(StringBuilder text, String name, Object value) {
+			if (value != null) {
+				text.append(' ').append(name).append('=').append(value);
+			}
+		}
+
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.workgraph.chaos;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 import dev.workgraph.chaos.Client.Call;
 import dev.workgraph.chaos.Client.Reply;
@@ -24,6 +26,13 @@ final class Faults {
 
 	private static final long RECOVERY_MILLIS = 60_000;
 
+	/**
+	 * An instance not answering normally this long after a disruption is slow (half the
+	 * 10 s that ManyInstancesTests allows behind PgBouncer): its threads and the
+	 * database's sessions are recorded then, while it waits.
+	 */
+	private static final long SLOW_RECOVERY_MILLIS = 5_000;
+
 	private final ChaosCluster cluster;
 
 	private final Client client;
@@ -34,8 +43,12 @@ final class Faults {
 
 	private final Random random;
 
-	Faults(ChaosCluster cluster, Client client, History history, World world, Random random) {
+	/** The run's directory, where thread dumps of slowly recovering instances go. */
+	private final Path reports;
+
+	Faults(ChaosCluster cluster, Client client, History history, World world, Random random, Path reports) {
 		this.cluster = cluster;
+		this.reports = reports;
 		this.client = client;
 		this.history = history;
 		this.world = world;
@@ -75,8 +88,10 @@ final class Faults {
 		long started = System.nanoTime();
 		this.cluster.postgres().restart(mode);
 		long restarted = System.nanoTime();
-		String note = awaitRecovery("after the PostgreSQL restart");
-		fault.ended("restart took " + (restarted - started) / 1_000_000 + " ms; " + note);
+		fault.resumedNanos = restarted;
+		Recovery recovery = awaitRecovery("after the PostgreSQL restart", restarted);
+		fault.recoveredMillis = recovery.millis();
+		fault.ended("restart took " + (restarted - started) / 1_000_000 + " ms; " + recovery.note());
 	}
 
 	/**
@@ -101,7 +116,8 @@ final class Faults {
 		long promoting = System.nanoTime();
 		standby.promote();
 		long promoted = System.nanoTime();
-		String note = awaitRecovery("after the failover");
+		fault.resumedNanos = promoted;
+		String note = awaitRecovery("after the failover", promoted).note();
 		long resumedMillis = (System.nanoTime() - promoted) / 1_000_000;
 		fault.ended("primary down in " + (crashed - started) / 1_000_000 + " ms, promoted after "
 				+ (promoting - crashed) / 1_000_000 + " ms, promotion took " + (promoted - promoting) / 1_000_000
@@ -180,7 +196,7 @@ final class Faults {
 			this.history.violation("pool-exhaustion", "with every connection of " + instance.name()
 					+ " held, no probe got a 503 (probe times " + probeMillis + " ms)");
 		}
-		String note = awaitRecovery("after the pool was exhausted");
+		String note = awaitRecovery("after the pool was exhausted", System.nanoTime()).note();
 		// Make sure the sentinel ends terminal even if every slow cancel gave up.
 		for (int attempt = 0; attempt < 30; attempt++) {
 			Reply cancelled = this.client
@@ -194,30 +210,116 @@ final class Faults {
 	}
 
 	/**
-	 * Every live instance reports healthy and answers a read with 200 within a minute.
+	 * Every live instance reports healthy and answers a read with 200 within a minute,
+	 * each probed on a thread of its own so that a slow one does not delay the others'
+	 * figures. An instance still not answering normally {@link #SLOW_RECOVERY_MILLIS}
+	 * after {@code since} has its threads dumped into the run's directory: what it waits
+	 * for is the evidence of why recovery is slow.
+	 * @param since when the disruption ended (System.nanoTime): what the times count from
 	 */
-	private String awaitRecovery(String when) {
-		long started = System.nanoTime();
-		long deadline = started + RECOVERY_MILLIS * 1_000_000;
-		for (int index = 0; index < this.cluster.instances().size(); index++) {
-			ServiceInstance instance = this.cluster.instances().get(index);
+	private Recovery awaitRecovery(String when, long since) {
+		long deadline = System.nanoTime() + RECOVERY_MILLIS * 1_000_000;
+		int faultNumber = this.history.faults().size();
+		List<ServiceInstance> instances = this.cluster.instances();
+		AtomicLongArray recoveredAt = new AtomicLongArray(instances.size());
+		List<Thread> probes = new ArrayList<>();
+		for (int index = 0; index < instances.size(); index++) {
+			ServiceInstance instance = instances.get(index);
 			if (!instance.alive()) {
 				continue;
 			}
-			boolean recovered = false;
-			while (!recovered && System.nanoTime() < deadline) {
-				Reply probe = this.client.send(Call.get("fault", Op.PROBE, "/items?limit=1").on(index));
-				recovered = probe.status() == 200 && instance.healthy();
-				if (!recovered) {
+			int probed = index;
+			probes.add(Thread.ofVirtual().name("recovery-probe-" + index).start(() -> {
+				while (System.nanoTime() < deadline) {
+					Reply probe = this.client.send(Call.get("fault", Op.PROBE, "/items?limit=1").on(probed));
+					if (probe.status() == 200 && instance.healthy()) {
+						recoveredAt.set(probed, System.nanoTime());
+						return;
+					}
 					ServiceInstance.sleep(250);
 				}
-			}
-			if (!recovered) {
-				this.history.violation("recovery",
-						instance.name() + " did not answer normally within " + RECOVERY_MILLIS + " ms " + when);
+			}));
+		}
+		// A probe may itself be what is slow: the dump is taken while it waits.
+		ServiceInstance.sleep(Math.max(0, SLOW_RECOVERY_MILLIS - (System.nanoTime() - since) / 1_000_000));
+		if (instances.stream().anyMatch((instance) -> instance.alive())
+				&& java.util.stream.IntStream.range(0, instances.size()).anyMatch((i) -> recoveredAt.get(i) == 0)) {
+			sessions(this.reports.resolve(
+					"sessions-fault-" + faultNumber + "-after-" + (System.nanoTime() - since) / 1_000_000 + "ms.txt"));
+		}
+		for (int index = 0; index < instances.size(); index++) {
+			ServiceInstance instance = instances.get(index);
+			if (instance.alive() && recoveredAt.get(index) == 0) {
+				instance.dumpThreads(this.reports.resolve(instance.name() + "-threads-fault-" + faultNumber + "-after-"
+						+ (System.nanoTime() - since) / 1_000_000 + "ms.txt"));
 			}
 		}
-		return "recovered in " + (System.nanoTime() - started) / 1_000_000 + " ms";
+		for (Thread probe : probes) {
+			try {
+				probe.join();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return new Recovery(-1, "interrupted while waiting for recovery");
+			}
+		}
+		StringBuilder note = new StringBuilder();
+		long slowest = 0;
+		for (int index = 0; index < instances.size(); index++) {
+			if (!instances.get(index).alive()) {
+				continue;
+			}
+			if (recoveredAt.get(index) == 0) {
+				this.history.violation("recovery", instances.get(index).name() + " did not answer normally within "
+						+ RECOVERY_MILLIS + " ms " + when);
+				slowest = -1;
+				note.append(instances.get(index).name()).append(" never, ");
+				continue;
+			}
+			long millis = Math.max(0, (recoveredAt.get(index) - since) / 1_000_000);
+			note.append(instances.get(index).name()).append(' ').append(millis).append(" ms, ");
+			if (slowest >= 0) {
+				slowest = Math.max(slowest, millis);
+			}
+		}
+		return new Recovery(slowest, "answering normally again " + when + ": " + note + "all "
+				+ ((slowest >= 0) ? slowest + " ms" : "never"));
+	}
+
+	/** What every session of the database is doing and waiting for, into {@code file}. */
+	private void sessions(Path file) {
+		StringBuilder text = new StringBuilder();
+		try (Connection connection = this.cluster.connect();
+				PreparedStatement statement = connection.prepareStatement("""
+						select pid, application_name, client_port, state, wait_event_type, wait_event,
+						       now() - xact_start as in_transaction, now() - query_start as in_query,
+						       pg_blocking_pids(pid) as blocked_by, left(query, 160) as query
+						from pg_stat_activity where datname = current_database() order by pid
+						""");
+				ResultSet rs = statement.executeQuery()) {
+			int columns = rs.getMetaData().getColumnCount();
+			while (rs.next()) {
+				for (int i = 1; i <= columns; i++) {
+					text.append(rs.getMetaData().getColumnName(i)).append('=').append(rs.getString(i)).append(' ');
+				}
+				text.append('\n');
+			}
+			java.nio.file.Files.createDirectories(file.getParent());
+			java.nio.file.Files.writeString(file, text);
+		}
+		catch (SQLException | java.io.IOException ex) {
+			System.err.println("Could not record the database's sessions: " + ex.getMessage());
+		}
+	}
+
+	/**
+	 * How long the instances took to answer normally again.
+	 *
+	 * @param millis from the end of the disruption until the slowest instance did; -1
+	 * when one never did
+	 * @param note each instance's time, for the report
+	 */
+	record Recovery(long millis, String note) {
 	}
 
 	private void awaitSessionsWaitingOnLocks(int count) {

@@ -172,6 +172,18 @@ final class History {
 
 		volatile long endNanos;
 
+		/**
+		 * When the disruption itself was over (PostgreSQL accepting connections again),
+		 * System.nanoTime; 0 for a fault that does not say.
+		 */
+		volatile long resumedNanos;
+
+		/**
+		 * Milliseconds from {@link #resumedNanos} until every live instance answered
+		 * normally again; -1 when not measured or never.
+		 */
+		volatile long recoveredMillis = -1;
+
 		volatile String note = "";
 
 		Fault(String name, Instant startedAt, long startNanos) {

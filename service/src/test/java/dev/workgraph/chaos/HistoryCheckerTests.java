@@ -7,10 +7,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import dev.workgraph.chaos.Exchange.Facts;
 import dev.workgraph.chaos.History.Violation;
 import dev.workgraph.chaos.ServerHistory.AttentionRow;
+import dev.workgraph.chaos.ServerHistory.CheckpointRow;
+import dev.workgraph.chaos.ServerHistory.EventRow;
 import dev.workgraph.chaos.ServerHistory.ItemRow;
 import dev.workgraph.chaos.ServerHistory.LeaseRow;
+import dev.workgraph.chaos.ServerHistory.Operations;
+import dev.workgraph.chaos.ServerHistory.WaitRow;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,15 +45,21 @@ class HistoryCheckerTests {
 
 	private final List<AttentionRow> attention = new ArrayList<>();
 
+	private final List<CheckpointRow> checkpoints = new ArrayList<>();
+
+	private final List<WaitRow> waits = new ArrayList<>();
+
+	private final List<EventRow> events = new ArrayList<>();
+
 	private final World world = new World();
 
 	/**
 	 * Claimed by w1 at t=100, expired at t=200 (µs on PostgreSQL's clock, ns on the
-	 * client's); claimed by w2 at t=300 and completed at t=400.
+	 * client's): one attempt; claimed by w2 at t=300 and completed at t=400.
 	 */
 	private void cleanHistory() {
 		this.world.created(ITEM, "i1");
-		this.items.put(ITEM, new ItemRow(ITEM, "i1", "completed", 2, null, SECOND_LEASE.toString()));
+		this.items.put(ITEM, new ItemRow(ITEM, "i1", "completed", 2, null, SECOND_LEASE.toString(), 1, null));
 		this.leases.add(new LeaseRow(FIRST_LEASE, ITEM, "w1", 1, 100, null, 200, 200L, "expired", false, "alpha"));
 		this.leases.add(new LeaseRow(SECOND_LEASE, ITEM, "w2", 2, 300, null, 900, 400L, "completed", false, "alpha"));
 		this.exchanges.add(exchange("w1", Op.CLAIM, FIRST_LEASE, 1, 90, 110, 201, null, null));
@@ -324,6 +335,271 @@ class HistoryCheckerTests {
 			.containsExactlyInAnyOrder("stale-write-accepted", "no-internals", "no-5xx");
 	}
 
+	/** The clean history, with w1 saving checkpoint 1 at t=150, acknowledged at 130. */
+	private void historyWithACheckpoint() {
+		cleanHistory();
+		this.checkpoints.add(new CheckpointRow(ITEM, 1, FIRST_LEASE, 1, "w1", 150));
+		this.exchanges
+			.add(exchange("w1", Op.CHECKPOINT, FIRST_LEASE, 1, 120, 130, 201, null, null).with(Facts.checkpoint(1L)));
+		this.exchanges.set(1, this.exchanges.get(1).with(Facts.checkpoint(1L)));
+	}
+
+	@Test
+	void aCheckpointUnderTheLiveEpochShownToTheNextHolderPasses() {
+		historyWithACheckpoint();
+		assertThat(check()).isEmpty();
+	}
+
+	@Test
+	void aCheckpointWrittenAfterTheNextEpochWasGrantedIsReported() {
+		historyWithACheckpoint();
+		this.checkpoints.add(new CheckpointRow(ITEM, 2, FIRST_LEASE, 1, "w1", 310));
+		assertThat(check()).extracting(Violation::invariant).containsExactly("9-checkpoint-under-live-epoch");
+	}
+
+	@Test
+	void aCheckpointUnderAnotherEpochOrWithAGapInItsSeqIsReported() {
+		historyWithACheckpoint();
+		this.checkpoints.set(0, new CheckpointRow(ITEM, 2, FIRST_LEASE, 2, "w1", 150));
+		assertThat(check()).extracting(Violation::detail)
+			.anySatisfy((detail) -> assertThat(detail).contains("outside its lease's life"))
+			.anySatisfy((detail) -> assertThat(detail).contains("has checkpoints [2]"))
+			.anySatisfy((detail) -> assertThat(detail).contains("not in the database as acknowledged"));
+	}
+
+	@Test
+	void aGrantThatShowsAnOlderCheckpointThanOneAcknowledgedIsReported() {
+		historyWithACheckpoint();
+		this.exchanges.set(1, this.exchanges.get(1).with(Facts.checkpoint(0L)));
+		assertThat(check()).extracting(Violation::invariant).containsExactly("10-next-holder-saw-checkpoint");
+	}
+
+	@Test
+	void aGrantSentBeforeTheCheckpointWasAcknowledgedMayShowLess() {
+		historyWithACheckpoint();
+		this.exchanges.set(1,
+				exchange("w2", Op.CLAIM, SECOND_LEASE, 2, 125, 310, 201, null, null).with(Facts.checkpoint(0L)));
+		assertThat(check()).isEmpty();
+	}
+
+	@Test
+	void aLeaseGrantedBeforeTheNotBeforeItsCreateAnswered() {
+		cleanHistory();
+		this.exchanges
+			.add(exchange("planner", Op.CREATE, null, 0, 50, 60, 201, null, null).with(Facts.notBefore(100L)));
+		assertThat(check()).isEmpty();
+		this.exchanges.set(this.exchanges.size() - 1,
+				exchange("planner", Op.CREATE, null, 0, 50, 60, 201, null, null).with(Facts.notBefore(101L)));
+		assertThat(check()).extracting(Violation::invariant).containsExactly("11-not-before-respected");
+	}
+
+	@Test
+	void aLeaseGrantedBeforeAFailuresBackOffEndedIsReported() {
+		cleanHistory();
+		this.leases.set(0, new LeaseRow(FIRST_LEASE, ITEM, "w1", 1, 100, null, 200, 150L, "failed", false, "alpha"));
+		this.exchanges.set(2,
+				exchange("w1", Op.FAIL, FIRST_LEASE, 1, 140, 160, 200, null, "failed").with(Facts.notBefore(300L)));
+		assertThat(check()).isEmpty();
+		this.exchanges.set(2,
+				exchange("w1", Op.FAIL, FIRST_LEASE, 1, 140, 160, 200, null, "failed").with(Facts.notBefore(350L)));
+		assertThat(check()).extracting(Violation::invariant).containsExactly("11-not-before-respected");
+	}
+
+	@Test
+	void aLeaseAfterTheLastAttemptNeedsAHumansAnswer() {
+		cleanHistory();
+		this.items.put(ITEM, new ItemRow(ITEM, "i1", "completed", 2, null, SECOND_LEASE.toString(), 1, 1));
+		assertThat(check()).extracting(Violation::invariant).containsExactly("12-attempts-within-max");
+		// The system held the item at the expiry, and an operator answered before w2's
+		// claim: its attempts start again from 0.
+		this.attention.add(new AttentionRow(UUID.randomUUID(), ITEM, FIRST_LEASE, 1, "system", true, "resolved", 200,
+				"retries_exhausted", 250L, "operator", null));
+		assertThat(check()).extracting(Violation::detail)
+			.singleElement()
+			.satisfies((detail) -> assertThat(detail).contains("stores 1 attempts but its history counts 0"));
+		this.items.put(ITEM, new ItemRow(ITEM, "i1", "completed", 2, null, SECOND_LEASE.toString(), 0, 1));
+		assertThat(check()).isEmpty();
+	}
+
+	@Test
+	void anAnswerBeforeTheLastAttemptDoesNotCount() {
+		cleanHistory();
+		this.items.put(ITEM, new ItemRow(ITEM, "i1", "completed", 2, null, SECOND_LEASE.toString(), 1, 1));
+		this.attention.add(new AttentionRow(UUID.randomUUID(), ITEM, null, 0, "system", true, "resolved", 50,
+				"crash_loop", 90L, "operator", null));
+		assertThat(check()).extracting(Violation::invariant).containsExactly("12-attempts-within-max");
+	}
+
+	private static final UUID WAIT = UUID.fromString("00000000-0000-7000-8000-0000000000c1");
+
+	private static final UUID EVENT = UUID.fromString("00000000-0000-7000-8000-0000000000d1");
+
+	/**
+	 * w1 parks the item on key e1 at t=150 (lease ended waiting); the event e1#1 arrives
+	 * at 170 and matches the wait at 180; w2 claims the item at 300 and completes it.
+	 */
+	private void historyWithAWait() {
+		this.world.created(ITEM, "i1");
+		this.items.put(ITEM, new ItemRow(ITEM, "i1", "completed", 2, null, SECOND_LEASE.toString(), 0, null));
+		this.leases.add(new LeaseRow(FIRST_LEASE, ITEM, "w1", 1, 100, null, 200, 150L, "waiting", false, "alpha"));
+		this.leases.add(new LeaseRow(SECOND_LEASE, ITEM, "w2", 2, 300, null, 900, 400L, "completed", false, "alpha"));
+		this.waits.add(new WaitRow(WAIT, ITEM, FIRST_LEASE, 1, "w1", World.EVENT_NAME, "e1", "matched", "ready", null,
+				EVENT, 150, 180L));
+		this.events.add(new EventRow(EVENT, "e1#1", World.EVENT_NAME, "e1", 170, 1));
+		this.exchanges.add(exchange("w1", Op.CLAIM, FIRST_LEASE, 1, 90, 110, 201, null, null));
+		this.exchanges.add(exchange("w1", Op.WAIT, "/leases/a1/waits", "e1", FIRST_LEASE, 1L, 140, 160, 201, "waiting",
+				Facts.waited(WAIT, "open", null)));
+		this.exchanges.add(exchange("signaller", Op.EVENT, "/events", "e1#1", null, null, 165, 185, 202, null,
+				Facts.event(EVENT, 1)));
+		this.exchanges.add(exchange("w2", Op.CLAIM, SECOND_LEASE, 2, 290, 310, 201, null, null));
+		this.exchanges.add(exchange("w2", Op.COMPLETE, SECOND_LEASE, 2, 390, 410, 200, null, "completed"));
+	}
+
+	@Test
+	void aWaitMatchedByItsEventPasses() {
+		historyWithAWait();
+		assertThat(check()).isEmpty();
+	}
+
+	@Test
+	void aWaitMatchedAndTimedOutIsReported() {
+		historyWithAWait();
+		this.attention.add(new AttentionRow(UUID.randomUUID(), ITEM, FIRST_LEASE, 1, "system", true, "resolved", 190,
+				"wait_timed_out", 250L, "operator", WAIT));
+		assertThat(check()).extracting(Violation::detail)
+			.singleElement()
+			.satisfies((detail) -> assertThat(detail).contains("matched and also timed out"));
+	}
+
+	@Test
+	void aWaitTimedOutBeforeItsDeadlineIsReported() {
+		historyWithAWait();
+		this.waits.set(0, new WaitRow(WAIT, ITEM, FIRST_LEASE, 1, "w1", World.EVENT_NAME, "e9", "timed_out", "ready",
+				1_000L, null, 150, 180L));
+		assertThat(check()).extracting(Violation::detail)
+			.anySatisfy((detail) -> assertThat(detail).contains("timed out before its deadline"));
+	}
+
+	@Test
+	void aWaitWithoutADeadlineLeftOpenThoughItsEventCameIsALostWakeUp() {
+		historyWithAWait();
+		this.waits.set(0, new WaitRow(WAIT, ITEM, FIRST_LEASE, 1, "w1", World.EVENT_NAME, "e1", "open", "ready", null,
+				null, 150, null));
+		this.events.set(0, new EventRow(EVENT, "e1#1", World.EVENT_NAME, "e1", 170, 0));
+		this.exchanges.set(2, exchange("signaller", Op.EVENT, "/events", "e1#1", null, null, 165, 185, 202, null,
+				Facts.event(EVENT, 0)));
+		assertThat(check()).extracting(Violation::detail)
+			.anySatisfy((detail) -> assertThat(detail).contains("a lost wake-up"))
+			.allSatisfy((detail) -> assertThat(detail).containsAnyOf("lost wake-up", "after the drain"));
+	}
+
+	@Test
+	void aWaitRegisteredAfterItsEventWasAcknowledgedMustBeMatchedAtOnce() {
+		historyWithAWait();
+		// The event was acknowledged (at 130) before the wait was sent (at 140).
+		this.exchanges.set(2, exchange("signaller", Op.EVENT, "/events", "e1#1", null, null, 120, 130, 202, null,
+				Facts.event(EVENT, 1)));
+		assertThat(check()).extracting(Violation::detail)
+			.singleElement()
+			.satisfies((detail) -> assertThat(detail).contains("was not matched at once"));
+		// Matched at once, in the transaction that registered it: the event counts no
+		// wait.
+		this.waits.set(0, new WaitRow(WAIT, ITEM, FIRST_LEASE, 1, "w1", World.EVENT_NAME, "e1", "matched", "ready",
+				null, EVENT, 150, 150L));
+		this.events.set(0, new EventRow(EVENT, "e1#1", World.EVENT_NAME, "e1", 110, 0));
+		this.exchanges.set(1, exchange("w1", Op.WAIT, "/leases/a1/waits", "e1", FIRST_LEASE, 1L, 140, 160, 201,
+				"waiting", Facts.waited(WAIT, "matched", EVENT)));
+		this.exchanges.set(2, exchange("signaller", Op.EVENT, "/events", "e1#1", null, null, 100, 130, 202, null,
+				Facts.event(EVENT, 0)));
+		assertThat(check()).isEmpty();
+	}
+
+	@Test
+	void anAcknowledgedEventThatIsNotStoredIsLost() {
+		historyWithAWait();
+		this.events.clear();
+		assertThat(check()).extracting(Violation::invariant).contains("15-events-exactly-once", "13-wait-ended-once");
+	}
+
+	@Test
+	void anEventRecordedTwiceOrCountingAWaitTwiceIsReported() {
+		historyWithAWait();
+		this.exchanges.add(exchange("signaller", Op.EVENT, "/events", "e1#1", null, null, 166, 186, 202, null,
+				Facts.event(EVENT, 1)));
+		assertThat(check()).extracting(Violation::detail)
+			.singleElement()
+			.satisfies((detail) -> assertThat(detail).contains("recorded as new twice"));
+		this.exchanges.removeLast();
+		this.exchanges.add(exchange("signaller", Op.EVENT, "/events", "e1#1", null, null, 200, 210, 200, null,
+				Facts.event(EVENT, 1)));
+		assertThat(check()).isEmpty();
+		this.events.set(0, new EventRow(EVENT, "e1#1", World.EVENT_NAME, "e1", 170, 2));
+		assertThat(check()).extracting(Violation::invariant).containsOnly("15-events-exactly-once").hasSize(3);
+	}
+
+	@Test
+	void anEventNobodySentIsReported() {
+		historyWithAWait();
+		this.events.add(new EventRow(UUID.randomUUID(), "e7#9", World.EVENT_NAME, "e7", 170, 0));
+		assertThat(check()).extracting(Violation::detail)
+			.singleElement()
+			.satisfies((detail) -> assertThat(detail).contains("nobody sent"));
+	}
+
+	/**
+	 * w1 hands its lease to w2 at t=150 (epoch 2 granted at 155, as epoch 1 ended in the
+	 * same transaction); w2 completes.
+	 */
+	private void historyWithAHandoff() {
+		this.world.created(ITEM, "i1");
+		this.items.put(ITEM, new ItemRow(ITEM, "i1", "completed", 2, null, SECOND_LEASE.toString(), 0, null));
+		this.leases.add(new LeaseRow(FIRST_LEASE, ITEM, "w1", 1, 100, null, 200, 150L, "handed_off", false, "alpha"));
+		this.leases.add(new LeaseRow(SECOND_LEASE, ITEM, "w2", 2, 155, null, 900, 400L, "completed", false, "alpha"));
+		this.exchanges.add(exchange("w1", Op.CLAIM, FIRST_LEASE, 1, 90, 110, 201, null, null));
+		this.exchanges.add(exchange("w1", Op.HANDOFF, "/leases/a1/handoff", null, FIRST_LEASE, 1L, 140, 160, 201,
+				"handed_off", Facts.NONE));
+		this.exchanges.add(exchange("w2", Op.HANDOFF_GRANT, "/leases/a1/handoff[successor]", null, SECOND_LEASE, 2L,
+				140, 160, 201, null, Facts.checkpoint(0L)));
+		this.exchanges.add(exchange("w2", Op.COMPLETE, SECOND_LEASE, 2, 390, 410, 200, null, "completed"));
+	}
+
+	@Test
+	void aHandoffWhoseSuccessorCompletesPasses() {
+		historyWithAHandoff();
+		assertThat(check()).isEmpty();
+	}
+
+	@Test
+	void aSuccessorsLeaseHeldByAnotherWorkerThanNamedIsReported() {
+		historyWithAHandoff();
+		this.leases.set(1,
+				new LeaseRow(SECOND_LEASE, ITEM, "w3", 2, 155, null, 900, 400L, "completed", false, "alpha"));
+		assertThat(check()).extracting(Violation::detail)
+			.anySatisfy((detail) -> assertThat(detail).contains("held by a worker no handoff named"))
+			.anySatisfy((detail) -> assertThat(detail).contains("not the next epoch as named"));
+	}
+
+	@Test
+	void aHandoffWhoseAnswerWasLostIsJudgedFromTheDatabase() {
+		historyWithAHandoff();
+		this.exchanges.set(1, exchange("w1", Op.HANDOFF, "/leases/a1/handoff", null, FIRST_LEASE, 1L, 140, 160,
+				Exchange.NO_ANSWER, null, Facts.NONE));
+		this.exchanges.set(2, exchange("w2", Op.HANDOFF_GRANT, "/leases/a1/handoff[successor]", null, null, null, 140,
+				160, Exchange.NO_ANSWER, null, Facts.NONE));
+		assertThat(check()).isEmpty();
+		this.exchanges.set(2, exchange("w4", Op.HANDOFF_GRANT, "/leases/a1/handoff[successor]", null, null, null, 140,
+				160, Exchange.NO_ANSWER, null, Facts.NONE));
+		assertThat(check()).extracting(Violation::invariant).contains("14-handoff-to-next-epoch");
+	}
+
+	@Test
+	void aWriteOfTheFormerHolderAcceptedAfterTheHandoffIsAStaleWrite() {
+		historyWithAHandoff();
+		this.exchanges
+			.add(exchange("w1", Op.CHECKPOINT, FIRST_LEASE, 1, 170, 180, 201, null, null).with(Facts.checkpoint(1L)));
+		assertThat(check()).extracting(Violation::invariant).contains("1-no-stale-write");
+	}
+
 	private static Exchange resolve(UUID request, int status) {
 		return new Exchange(500, "responder", Op.RESOLVE, 0, "POST", "/attention-requests/" + request + "/resolve",
 				null, ITEM, null, false, null, 500, 510, Instant.EPOCH, status,
@@ -331,7 +607,9 @@ class HistoryCheckerTests {
 	}
 
 	private List<Violation> check() {
-		return new HistoryChecker(this.exchanges, this.leases, this.items, this.attention, this.world).check()
+		return new HistoryChecker(this.exchanges, this.leases, this.items, this.attention,
+				new Operations(this.checkpoints, this.waits, this.events), this.world)
+			.check()
 			.violations();
 	}
 
@@ -339,6 +617,13 @@ class HistoryCheckerTests {
 			String code, String outcome) {
 		return new Exchange(sent, actor, op, 0, "POST", "/", lease, ITEM, epoch, false, null, sent, received,
 				Instant.EPOCH, status, code, outcome, null);
+	}
+
+	/** A request with a path and token of its own (handoffs, waits, events). */
+	private static Exchange exchange(String actor, Op op, String path, String token, UUID lease, Long epoch, long sent,
+			long received, int status, String outcome, Facts facts) {
+		return new Exchange(sent, actor, op, 0, "POST", path, lease, ITEM, epoch, false, token, sent, received,
+				Instant.EPOCH, status, null, outcome, null, facts);
 	}
 
 	/** An entry of one of w1's batches, or a single request about another item. */

@@ -34,6 +34,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Tag("chaos")
 class ManyInstancesTests {
 
+	/** How soon after PostgreSQL is back the service must be back behind PgBouncer. */
+	private static final Duration RECOVERY = Duration.ofSeconds(10);
+
 	private static ChaosCluster cluster;
 
 	@BeforeAll
@@ -61,6 +64,12 @@ class ManyInstancesTests {
 			.allSatisfy((connections) -> assertThat(connections).isPositive());
 	}
 
+	/**
+	 * PostgreSQL restarted, then crashed, under load behind PgBouncer: no 5xx but 503,
+	 * every invariant, and recovery within {@link #RECOVERY} of each restart finishing
+	 * (PostgreSQL accepting connections again): every instance answers a read and reports
+	 * healthy, a claim is granted, and no request fails for want of the service after it.
+	 */
 	@Test
 	void postgresRestartsAndCrashesUnderPgBouncerWithoutA500() {
 		Result result = run("pgbouncer-postgres-restarted", Duration.ofSeconds(12), (faults, random, loading) -> {
@@ -71,6 +80,16 @@ class ManyInstancesTests {
 		});
 		assertThat(result.faults()).hasSize(2);
 		ChaosTests.assertExercised(result);
+		assertThat(result.faults()).allSatisfy((fault) -> assertThat(fault.recoveredMillis)
+			.as("ms until every instance answered normally after %s (%s)", fault.name, fault.note)
+			.isBetween(0L, RECOVERY.toMillis()));
+		assertThat(result.recoveries()).hasSize(2).allSatisfy((recovery) -> {
+			assertThat(recovery.firstClaimMillis()).as("ms until a claim was granted: %s", recovery.describe())
+				.isBetween(0L, RECOVERY.toMillis());
+			assertThat(recovery.lastUnavailableMillis())
+				.as("ms until the last request that failed for want of the service: %s", recovery.describe())
+				.isLessThan(RECOVERY.toMillis());
+		});
 	}
 
 	/**

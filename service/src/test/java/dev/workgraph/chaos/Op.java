@@ -41,14 +41,6 @@ enum Op {
 	CANCEL_LEASE(Set.of(200), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
 
 	/**
-	 * {@code POST /leases/{id}/fail} (the stream's {@code fail}): ends the lease failed.
-	 */
-	FAIL(Set.of(200), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
-
-	/** {@code POST /leases/{id}/checkpoints} (the stream's {@code checkpoint}). */
-	CHECKPOINT(Set.of(201), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
-
-	/**
 	 * A lease the worker stream pushed (docs/worker-stream.md), or one a stream
 	 * completion's {@code claimNext} brought: a claim like any other. Recorded unanswered
 	 * for each credit still outstanding when a stream ended (the service may have granted
@@ -69,6 +61,36 @@ enum Op {
 	REMOVE_DEPENDENCY(Set.of(204), Set.of("item_terminal", "not_found")),
 
 	CANCEL_ITEM(Set.of(200), Set.of("item_terminal")),
+
+	/**
+	 * {@code POST /leases/{id}/checkpoints}: saves progress under the lease, which stays
+	 * active.
+	 */
+	CHECKPOINT(Set.of(201), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
+
+	/**
+	 * {@code POST /leases/{id}/fail}: the lease ends {@code failed}, one attempt more.
+	 */
+	FAIL(Set.of(200), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
+
+	/** {@code POST /leases/{id}/waits}: the lease ends {@code waiting} on an event. */
+	WAIT(Set.of(201), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
+
+	/**
+	 * {@code POST /leases/{id}/handoff}: the lease ends {@code handed_off} and the item
+	 * is leased to the named successor. The successor's lease is recorded after it as a
+	 * {@link #HANDOFF_GRANT}, so the checker sees it as any other grant.
+	 */
+	HANDOFF(Set.of(201), Set.of("lease_expired", "lease_ended", "epoch_mismatch")),
+
+	/**
+	 * The lease a handoff granted its successor (the exchange's actor), or, when the
+	 * handoff's answer was lost, the one it may have granted.
+	 */
+	HANDOFF_GRANT(Set.of(201), Set.of()),
+
+	/** {@code POST /events}: 202 a new event, 200 one whose id was seen before. */
+	EVENT(Set.of(202, 200), Set.of()),
 
 	READ(Set.of(200), Set.of()),
 
@@ -98,16 +120,19 @@ enum Op {
 	/** Presents a lease and an epoch: fenced by the lease guard. */
 	boolean leaseMutation() {
 		return switch (this) {
-			case RENEW, COMPLETE, COMPLETE_BATCH_ENTRY, RELEASE, CANCEL_LEASE, FAIL, CHECKPOINT, DECOMPOSE,
-					ASK_BLOCKING, ASK_NON_BLOCKING ->
+			case RENEW, COMPLETE, COMPLETE_BATCH_ENTRY, RELEASE, CANCEL_LEASE, DECOMPOSE, ASK_BLOCKING,
+					ASK_NON_BLOCKING, CHECKPOINT, FAIL, WAIT, HANDOFF ->
 				true;
 			default -> false;
 		};
 	}
 
-	/** Grants a lease when it succeeds: a single claim, or one lease of a batch claim. */
+	/**
+	 * Grants a lease when it succeeds: a single claim, one lease of a batch claim, or the
+	 * successor's lease of a handoff.
+	 */
 	boolean grantsLease() {
-		return this == CLAIM || this == CLAIM_BATCH_ENTRY || this == STREAM_GRANT;
+		return this == CLAIM || this == CLAIM_BATCH_ENTRY || this == HANDOFF_GRANT || this == STREAM_GRANT;
 	}
 
 	/** Completes the item of the lease it presents when it succeeds. */
@@ -121,7 +146,7 @@ enum Op {
 	 * for.
 	 */
 	boolean entry() {
-		return this == CLAIM_BATCH_ENTRY || this == COMPLETE_BATCH_ENTRY;
+		return this == CLAIM_BATCH_ENTRY || this == COMPLETE_BATCH_ENTRY || this == HANDOFF_GRANT;
 	}
 
 	/** Ends the lease it presents when it succeeds. */
@@ -135,9 +160,11 @@ enum Op {
 			case COMPLETE, COMPLETE_BATCH_ENTRY -> "completed";
 			case RELEASE -> "released";
 			case CANCEL_LEASE -> "cancelled";
-			case FAIL -> "failed";
 			case DECOMPOSE -> "decomposed";
 			case ASK_BLOCKING -> "attention_requested";
+			case FAIL -> "failed";
+			case WAIT -> "waiting";
+			case HANDOFF -> "handed_off";
 			default -> null;
 		};
 	}

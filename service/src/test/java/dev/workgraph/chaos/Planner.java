@@ -1,5 +1,6 @@
 package dev.workgraph.chaos;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,9 +14,11 @@ import tools.jackson.databind.JsonNode;
 
 /**
  * The operator who plans: creates items (some with dependencies, some as children of
- * existing items), adds and removes dependencies, cancels subtrees, and looks around.
- * Creation carries an Idempotency-Key and is retried until the service gives a clear
- * answer, as a careful client would, so the items it created are known exactly.
+ * existing items, some scheduled a moment ahead with {@code notBefore}, some with a retry
+ * policy of few attempts and short back-offs), adds and removes dependencies, cancels
+ * subtrees, and looks around. Creation carries an Idempotency-Key and is retried until
+ * the service gives a clear answer, as a careful client would, so the items it created
+ * are known exactly.
  *
  * <p>
  * During the drain it only unblocks: an item waiting on a cancelled dependency stays
@@ -102,6 +105,16 @@ final class Planner implements Runnable {
 		body.put("queue", World.QUEUES.get(this.random.nextInt(World.QUEUES.size())));
 		if (this.random.nextInt(100) < 30) {
 			body.put("metadata", Map.of("source", "planner", "n", this.random.nextInt(1000)));
+		}
+		if (this.random.nextInt(100) < 15) {
+			// Scheduled a moment ahead (the machine's clock is PostgreSQL's).
+			body.put("notBefore", Instant.now().plusMillis(200 + this.random.nextInt(600)).toString());
+			this.tally.add("items_scheduled");
+		}
+		if (this.random.nextInt(100) < 25) {
+			// Few attempts, short back-offs: failures and expiries use them up.
+			body.put("retry", Map.of("maxAttempts", 1 + this.random.nextInt(3), "backoffSeconds",
+					this.random.nextInt(2), "maxBackoffSeconds", 2));
 		}
 		List<String> dependsOn = new ArrayList<>();
 		if (this.random.nextInt(100) < 30) {

@@ -198,6 +198,36 @@ final class ServiceInstance {
 		}
 	}
 
+	/**
+	 * Writes every thread of the process, virtual ones (the requests) included, to
+	 * {@code file} with the JDK's {@code jcmd}; a failure to do so is only printed, it is
+	 * evidence, not the test.
+	 */
+	void dumpThreads(Path file) {
+		Process running = this.process;
+		if (running == null || !running.isAlive()) {
+			return;
+		}
+		Path jcmd = Path.of(ProcessHandle.current().info().command().orElse("java")).resolveSibling("jcmd");
+		try {
+			Files.createDirectories(file.getParent());
+			Process dump = new ProcessBuilder(jcmd.toString(), Long.toString(running.pid()), "Thread.dump_to_file",
+					"-format=text", file.toAbsolutePath().toString())
+				.redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+				.start();
+			if (!dump.waitFor(30, TimeUnit.SECONDS)) {
+				dump.destroyForcibly();
+			}
+		}
+		catch (IOException ex) {
+			System.err.println("Could not dump the threads of " + this.name + ": " + ex.getMessage());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
 	boolean alive() {
 		Process running = this.process;
 		return running != null && running.isAlive();

@@ -27,6 +27,15 @@ import tools.jackson.databind.JsonNode;
  * completes them in one batch, sometimes with a deliberately stale entry among them.
  *
  * <p>
+ * It also saves checkpoints as it works (some renewing the lease with them), fails items
+ * (they come back after a back-off, until their attempts run out), releases some with
+ * {@code retryAfterSeconds}, parks items on a durable wait for an event (a fresh key
+ * whose event comes later, perhaps after the deadline; a key whose event already came, so
+ * the wait is matched at once; or a key whose event it sends itself at the same moment),
+ * and hands its lease to another simulated worker, which then carries on with it. Stale
+ * checkpoints, failures, waits and handoffs are among its stale writes.
+ *
+ * <p>
  * A worker with a wrong clock ({@code clockSkew} non-zero) schedules its renewals by
  * comparing the lease's {@code expiresAt} with its own wall clock, as a naive client
  * would: one whose clock is behind renews too late (its leases expire under it), one
@@ -72,6 +81,7 @@ final class SimulatedWorker implements Runnable {
 		this.tally = tally;
 		this.clockSkew = clockSkew;
 		this.instance = index;
+		world.workerIs(index, workerId());
 	}
 
 	String workerId() {
@@ -84,12 +94,33 @@ final class SimulatedWorker implements Runnable {
 	public void run() {
 		while (!this.world.stopped()) {
 			if (this.held == null) {
-				claim();
+				if (!takeOverHandedLease()) {
+					claim();
+				}
 			}
 			else {
 				act();
 			}
 		}
+	}
+
+	/**
+	 * Carries on with a lease another worker handed to this one, if any (one handed to an
+	 * earlier incarnation is someone else's now: left to expire).
+	 */
+	private boolean takeOverHandedLease() {
+		for (World.Handed handed = this.world.nextHanded(this.index); handed != null; handed = this.world
+			.nextHanded(this.index)) {
+			if (!handed.workerId().equals(workerId())) {
+				continue;
+			}
+			Exchange grant = handed.grant();
+			this.held = new Held(grant.leaseId(), grant.epoch(), grant.itemId(), handed.leaseSeconds());
+			this.held.granted(grant, handed.leaseSeconds(), handed.expiresAt());
+			this.tally.add("handed_leases_taken_over");
+			return true;
+		}
+		return false;
 	}
 
 	private void claim() {
@@ -237,32 +268,41 @@ final class SimulatedWorker implements Runnable {
 			return;
 		}
 		int choice = this.random.nextInt(100);
-		if (choice < 44) {
+		if (choice < 28) {
 			complete();
 		}
-		else if (choice < 51) {
-			release();
+		else if (choice < 33) {
+			release(this.random.nextBoolean());
 		}
-		else if (choice < 63) {
+		else if (choice < 41) {
 			decompose();
 		}
-		else if (choice < 69) {
+		else if (choice < 45) {
 			ask(true);
 		}
-		else if (choice < 75) {
+		else if (choice < 49) {
 			ask(false);
 		}
-		else if (choice < 77) {
+		else if (choice < 51) {
 			cancel();
 		}
-		else if (choice < 86) {
+		else if (choice < 58) {
 			stallThenWrite();
 		}
-		else if (choice < 91) {
+		else if (choice < 62) {
 			crash();
 		}
-		else {
+		else if (choice < 66) {
 			duplicateComplete();
+		}
+		else if (choice < 75) {
+			fail();
+		}
+		else if (choice < 87) {
+			waitForEvent();
+		}
+		else {
+			handOff();
 		}
 	}
 
@@ -291,6 +331,12 @@ final class SimulatedWorker implements Runnable {
 	 * Does some work: mostly short, sometimes long; a worker wakes up to renew in time.
 	 */
 	private void work() {
+		if (this.world.loading() && this.random.nextInt(100) < 30) {
+			checkpoint();
+			if (this.held == null) {
+				return;
+			}
+		}
 		long millis = (this.random.nextInt(5) == 0) ? 300 + this.random.nextInt(1700) : 20 + this.random.nextInt(230);
 		long untilRenewal = millisUntilRenewal(this.held);
 		pauseMillis(Math.max(0, Math.min(millis, untilRenewal)));
@@ -332,9 +378,153 @@ final class SimulatedWorker implements Runnable {
 	}
 
 	private void release() {
+		release(false);
+	}
+
+	/** Gives the item back, {@code later}: not to be claimed again for a second. */
+	private void release(boolean later) {
 		Held lease = this.held;
-		Reply reply = send(leaseCall(Op.RELEASE, "release", Map.of("epoch", lease.epoch, "reason", "giving it back")));
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("epoch", lease.epoch);
+		body.put("reason", "giving it back");
+		if (later) {
+			body.put("retryAfterSeconds", 1);
+			this.tally.add("releases_for_later");
+		}
+		Reply reply = send(leaseCall(Op.RELEASE, "release", body));
 		if (reply.status() == 200) {
+			ended();
+		}
+		else {
+			settle(reply, null);
+		}
+	}
+
+	/**
+	 * Saves progress under the lease, half the time renewing it in the same request
+	 * (then, as for a renewal, an unknown outcome leaves the lease's life uncertain).
+	 */
+	private void checkpoint() {
+		Held lease = this.held;
+		lease.checkpoints++;
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("epoch", lease.epoch);
+		body.put("data", Map.of("by", workerId(), "lease", lease.leaseId.toString(), "n", lease.checkpoints));
+		int renew = this.random.nextBoolean() ? leaseSeconds() : 0;
+		if (renew > 0) {
+			body.put("renewSeconds", renew);
+		}
+		Reply reply = send(leaseCall(Op.CHECKPOINT, "checkpoints", body));
+		if (reply.status() == 201) {
+			this.tally.add("checkpoints");
+			if (renew > 0) {
+				lease.granted(reply.exchange(), renew,
+						Instant.parse(reply.body().path("lease").path("expiresAt").asString()));
+			}
+		}
+		else if (reply.exchange().staleRejection()) {
+			lost();
+		}
+		else if (reply.unavailable() && renew > 0) {
+			lease.uncertain = true;
+			lease.deadAfterNanos = Math.max(lease.deadAfterNanos,
+					reply.exchange().receivedNanos() + renew * 1_000_000_000L);
+			backOff();
+		}
+	}
+
+	/** Could not do it: the item counts an attempt and comes back after its back-off. */
+	private void fail() {
+		Held lease = this.held;
+		Reply reply = send(leaseCall(Op.FAIL, "fail", Map.of("epoch", lease.epoch, "error",
+				Map.of("message", "upstream answered 503", "status", 503), "reason", "simulated failure")));
+		if (reply.ok()) {
+			this.tally.add("failures");
+			ended();
+		}
+		else {
+			settle(reply, null);
+		}
+	}
+
+	/**
+	 * Parks the item on an event: a key whose event already came (matched at once), a
+	 * fresh key whose event the signaller sends later (with a deadline of 1–3 s, or
+	 * none), or a fresh key whose event this worker sends at the same moment (no
+	 * deadline: the wait must end matched whichever commits first).
+	 */
+	private void waitForEvent() {
+		Held lease = this.held;
+		String key = (this.random.nextInt(100) < 30) ? this.world.anySignalled(this.random) : null;
+		boolean fresh = key == null;
+		boolean race = fresh && this.random.nextInt(100) < 25;
+		if (fresh) {
+			key = this.world.token("e");
+		}
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("epoch", lease.epoch);
+		body.put("event", Map.of("name", World.EVENT_NAME, "key", key));
+		if (!race && (!fresh || this.random.nextInt(3) > 0)) {
+			body.put("timeoutSeconds", 1 + this.random.nextInt(3));
+			int onTimeout = this.random.nextInt(100);
+			body.put("onTimeout", (onTimeout < 60) ? "ready" : (onTimeout < 85) ? "ask" : "cancel");
+		}
+		Call call = leaseCall(Op.WAIT, "waits", body).token(key);
+		Reply reply;
+		if (race) {
+			this.tally.add("waits_raced_by_their_event");
+			String id = this.world.eventId(key);
+			this.world.signalled(key);
+			Reply[] sent = new Reply[1];
+			Thread event = Thread.ofVirtual()
+				.start(() -> sent[0] = Signaller.send(this.client, this.world, id, this.instance + 1));
+			reply = send(call);
+			try {
+				event.join();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			if (sent[0] == null || !sent[0].ok()) {
+				// The event may not have arrived: the signaller sends it again.
+				this.world.awaited(key);
+			}
+		}
+		else {
+			reply = send(call);
+		}
+		if (fresh && !race && (reply.ok() || reply.unavailable())) {
+			// Its event is due (a wait without a deadline ends only with it).
+			this.world.awaited(key);
+		}
+		if (reply.ok()) {
+			this.tally.add("waits");
+			ended();
+		}
+		else {
+			settle(reply, null);
+		}
+	}
+
+	/**
+	 * Hands the lease to another simulated worker as it is now; that worker carries on
+	 * with it once it is free (or, if it crashed meanwhile, the lease expires).
+	 */
+	private void handOff() {
+		Map.Entry<Integer, String> successor = this.world.anotherWorker(this.index, this.random);
+		if (successor == null) {
+			complete();
+			return;
+		}
+		Held lease = this.held;
+		int seconds = this.settings.leaseSeconds().getLast();
+		Reply reply = send(
+				Call.handoff(workerId(), lease.leaseId, lease.itemId, lease.epoch, successor.getValue(), seconds));
+		if (reply.status() == 201) {
+			this.world.handedOff(successor.getKey(),
+					new World.Handed(successor.getValue(), reply.entries().getFirst().exchange(), seconds,
+							Instant.parse(reply.body().path("lease").path("expiresAt").asString())));
+			this.tally.add("handoffs");
 			ended();
 		}
 		else {
@@ -451,7 +641,14 @@ final class SimulatedWorker implements Runnable {
 	}
 
 	private void staleWrite(Held lease) {
-		Call write = switch (this.random.nextInt(5)) {
+		Call write = switch (this.random.nextInt(9)) {
+			case 5 ->
+				leaseCall(Op.CHECKPOINT, "checkpoints", Map.of("epoch", lease.epoch, "data", Map.of("late", true)));
+			case 6 -> leaseCall(Op.FAIL, "fail", Map.of("epoch", lease.epoch, "error", Map.of("late", true)));
+			case 7 -> leaseCall(Op.WAIT, "waits",
+					Map.of("epoch", lease.epoch, "event", Map.of("name", World.EVENT_NAME, "key", "late")))
+				.token("late");
+			case 8 -> Call.handoff(workerId(), lease.leaseId, lease.itemId, lease.epoch, workerId(), 2);
 			case 0 -> leaseCall(Op.RENEW, "renew", Map.of("epoch", lease.epoch));
 			case 1 -> leaseCall(Op.RELEASE, "release", Map.of("epoch", lease.epoch));
 			case 2 -> leaseCall(Op.ASK_NON_BLOCKING, "attention-requests",
@@ -473,6 +670,7 @@ final class SimulatedWorker implements Runnable {
 		remember(lease, lease.uncertain ? Long.MAX_VALUE : lease.deadAfterNanos);
 		this.held = null;
 		this.incarnation++;
+		this.world.workerIs(this.index, workerId());
 		pause(100, 800);
 	}
 
@@ -537,7 +735,16 @@ final class SimulatedWorker implements Runnable {
 
 	private Call staleCall(UUID leaseId, UUID itemId, long leaseEpoch, long presented) {
 		String base = "/leases/" + leaseId + "/";
-		Call call = switch (this.random.nextInt(5)) {
+		Call call = switch (this.random.nextInt(9)) {
+			case 5 -> Call.post(workerId(), Op.CHECKPOINT, base + "checkpoints",
+					Map.of("epoch", presented, "data", Map.of("replayed", true)));
+			case 6 -> Call.post(workerId(), Op.FAIL, base + "fail",
+					Map.of("epoch", presented, "error", Map.of("replayed", true)));
+			case 7 -> Call
+				.post(workerId(), Op.WAIT, base + "waits",
+						Map.of("epoch", presented, "event", Map.of("name", World.EVENT_NAME, "key", "replayed")))
+				.token("replayed");
+			case 8 -> Call.handoff(workerId(), leaseId, itemId, presented, workerId(), 2);
 			case 0 -> Call.post(workerId(), Op.RENEW, base + "renew", Map.of("epoch", presented));
 			case 1 -> Call.post(workerId(), Op.RELEASE, base + "release", Map.of("epoch", presented));
 			case 2 -> Call.post(workerId(), Op.CANCEL_LEASE, base + "cancel", Map.of("epoch", presented));
@@ -688,6 +895,8 @@ final class SimulatedWorker implements Runnable {
 		long renewedNanos;
 
 		int steps;
+
+		int checkpoints;
 
 		Held(UUID leaseId, long epoch, UUID itemId, int leaseSeconds) {
 			this.leaseId = leaseId;

@@ -43,21 +43,22 @@ class StreamHistoryCheckerTests {
 	private final World world = new World();
 
 	/**
-	 * s1 is pushed the item's first lease at t=100, checkpoints under it and fails it at
-	 * t=200; s2 is pushed the second at t=300 and completes it at t=400 with the next
-	 * claim folded in, which brings the other item; s2 completes that at t=500.
+	 * s1 is pushed the item's first lease at t=100 and fails it at t=200 (a stale
+	 * checkpoint after that is refused); s2 is pushed the second at t=300 and completes
+	 * it at t=400 with the next claim folded in, which brings the other item; s2
+	 * completes that at t=500.
 	 */
 	private void cleanStreamHistory() {
 		this.world.created(ITEM, "i1");
 		this.world.created(OTHER_ITEM, "i2");
-		this.items.put(ITEM, new ItemRow(ITEM, "i1", "completed", 2, null, SECOND_LEASE.toString()));
+		// One attempt: the failed lease.
+		this.items.put(ITEM, new ItemRow(ITEM, "i1", "completed", 2, null, SECOND_LEASE.toString(), 1, null));
 		this.items.put(OTHER_ITEM, new ItemRow(OTHER_ITEM, "i2", "completed", 1, null, NEXT_LEASE.toString()));
 		this.leases.add(new LeaseRow(FIRST_LEASE, ITEM, "s1", 1, 100, null, 900, 200L, "failed", false, "alpha"));
 		this.leases.add(new LeaseRow(SECOND_LEASE, ITEM, "s2", 2, 300, null, 900, 400L, "completed", false, "alpha"));
 		this.leases
 			.add(new LeaseRow(NEXT_LEASE, OTHER_ITEM, "s2", 1, 400, null, 900, 500L, "completed", false, "alpha"));
 		this.exchanges.add(ws("s1", Op.STREAM_GRANT, FIRST_LEASE, ITEM, 1, false, 50, 110, 201, null, null));
-		this.exchanges.add(ws("s1", Op.CHECKPOINT, FIRST_LEASE, ITEM, 1, false, 150, 160, 201, null, null));
 		this.exchanges.add(ws("s1", Op.FAIL, FIRST_LEASE, ITEM, 1, false, 190, 210, 200, null, "failed"));
 		this.exchanges.add(ws("s1", Op.CHECKPOINT, FIRST_LEASE, ITEM, 1, true, 220, 230, 409, "lease_ended", null));
 		this.exchanges.add(ws("s2", Op.STREAM_GRANT, SECOND_LEASE, ITEM, 2, false, 250, 310, 201, null, null));
@@ -92,7 +93,8 @@ class StreamHistoryCheckerTests {
 	void anAcceptedFailureTheHistoryDoesNotShowIsReported() {
 		cleanStreamHistory();
 		this.leases.set(0, new LeaseRow(FIRST_LEASE, ITEM, "s1", 1, 100, null, 900, 200L, "released", false, "alpha"));
-		assertThat(check()).extracting(Violation::invariant).containsExactly("3-one-outcome");
+		// (The item's stored attempt then disagrees with its history too.)
+		assertThat(check()).extracting(Violation::invariant).contains("3-one-outcome");
 	}
 
 	@Test

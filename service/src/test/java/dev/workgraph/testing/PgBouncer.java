@@ -129,12 +129,20 @@ public final class PgBouncer implements AutoCloseable {
 
 	/** What PgBouncer has logged so far, for failure messages. */
 	public String log() {
-		try {
-			return Files.readString(this.directory.resolve("pgbouncer.log"), StandardCharsets.UTF_8);
+		// In a user namespace of its own it may not open its log file, and then writes
+		// to its standard output only.
+		for (String name : List.of("pgbouncer.log", "stdout.log")) {
+			try {
+				String log = Files.readString(this.directory.resolve(name), StandardCharsets.UTF_8);
+				if (!log.isBlank()) {
+					return log;
+				}
+			}
+			catch (IOException ex) {
+				// Try the next.
+			}
 		}
-		catch (IOException ex) {
-			return "(no log: " + ex.getMessage() + ")";
-		}
+		return "(no log in " + this.directory + ")";
 	}
 
 	@Override

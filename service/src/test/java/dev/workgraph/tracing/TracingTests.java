@@ -20,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -29,7 +30,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Tracing on, exporting over OTLP/HTTP to a receiver in this JVM: the spans that arrive
  * continue the caller's W3C trace, name the lease they act on, and have the SQL
  * statements as children.
+ *
+ * <p>
+ * The context is closed after the class: cached, it would go on exporting the background
+ * loops' spans to a receiver that is gone, and log the failures into later tests' output.
  */
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class TracingTests extends ServiceTest {
 
 	private static final OtlpReceiver receiver = OtlpReceiver.start();
