@@ -208,7 +208,10 @@ final class StreamConnection implements WebSocket.Listener {
 		}
 		Exchange exchange = new Exchange(sent.seq(), this.workerId, write.op(), this.instance, "WS",
 				"ws:" + write.type() + " /leases/" + write.leaseId(), write.leaseId(), write.itemId(), write.epoch(),
-				write.stale(), null, sent.sentNanos(), received, sent.sentAt(), status, code, outcome, failure);
+				write.stale(), null, sent.sentNanos(), received, sent.sentAt(), status, code, outcome, failure,
+				(write.op() == Op.CHECKPOINT && status == 201)
+						? Exchange.Facts.checkpoint(body.path("checkpoint").path("seq").asLong())
+						: Exchange.Facts.NONE);
 		this.history.recordMessage(exchange, problem.isMissingNode() ? null : problem.toString());
 		List<Client.Reply> next = new ArrayList<>();
 		if (write.claimsNext()) {
