@@ -19,9 +19,17 @@ class WorkerStreamConfiguration implements WebSocketConfigurer {
 
 	/**
 	 * A message may carry what a request body may (10 MiB, docs/http-api.md), plus its
-	 * envelope; a larger one closes the stream (1009, message too big).
+	 * envelope; a larger one closes the stream (1009, message too big). Counted in
+	 * characters, as the handler puts a message's fragments together.
 	 */
 	static final int MAX_MESSAGE_BYTES = 10 * 1024 * 1024 + 64 * 1024;
+
+	/**
+	 * What the container reads a message in, per fragment. Tomcat allocates a session's
+	 * buffer whole when it opens: sized for the largest message, every stream cost 20 MiB
+	 * of heap and a dozen streams exhausted a 256 MiB service.
+	 */
+	static final int FRAGMENT_BUFFER_CHARS = 64 * 1024;
 
 	private final WorkerStreamHandler handler;
 
@@ -37,7 +45,7 @@ class WorkerStreamConfiguration implements WebSocketConfigurer {
 	@Bean
 	static ServletServerContainerFactoryBean webSocketContainer() {
 		ServletServerContainerFactoryBean container = new ServletServerContainerFactoryBean();
-		container.setMaxTextMessageBufferSize(MAX_MESSAGE_BYTES);
+		container.setMaxTextMessageBufferSize(FRAGMENT_BUFFER_CHARS);
 		container.setMaxBinaryMessageBufferSize(8 * 1024);
 		return container;
 	}

@@ -1,5 +1,6 @@
 package dev.workgraph.lease.stream;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -45,6 +46,9 @@ class WorkerStreamHandler extends TextWebSocketHandler {
 
 	private static final String STREAM = WorkerStream.class.getName();
 
+	/** A message's fragments so far, while its last has not come. */
+	private static final String PARTIAL = WorkerStreamHandler.class.getName() + ".partial";
+
 	/** How long a send may take before the worker counts as not reading. */
 	private static final int SEND_TIME_LIMIT_MILLIS = 10_000;
 
@@ -87,11 +91,21 @@ class WorkerStreamHandler extends TextWebSocketHandler {
 		this.streams.opened(stream);
 	}
 
+	/** Messages arrive in fragments of the container's buffer; see {@link #assembled}. */
 	@Override
-	protected void handleTextMessage(WebSocketSession session, TextMessage message) throws InterruptedException {
+	public boolean supportsPartialMessages() {
+		return true;
+	}
+
+	@Override
+	protected void handleTextMessage(WebSocketSession session, TextMessage message)
+			throws InterruptedException, IOException {
 		WorkerStream stream = (WorkerStream) session.getAttributes().get(STREAM);
+		String text = assembled(session, message);
+		if (text == null) {
+			return;
+		}
 		stream.takeTurn();
-		String text = message.getPayload();
 		this.messages.execute(() -> {
 			try {
 				handle(stream, text);
@@ -100,6 +114,34 @@ class WorkerStreamHandler extends TextWebSocketHandler {
 				stream.turnDone();
 			}
 		});
+	}
+
+	/**
+	 * The whole message once its last fragment has come, else null: fragments wait in the
+	 * session's own buffer, which grows only as far as a message needs, up to
+	 * {@link WorkerStreamConfiguration#MAX_MESSAGE_BYTES}. A larger message closes the
+	 * stream with 1009, as the container would.
+	 */
+	private static String assembled(WebSocketSession session, TextMessage fragment) throws IOException {
+		StringBuilder partial = (StringBuilder) session.getAttributes().get(PARTIAL);
+		if (partial == null && fragment.isLast()) {
+			return fragment.getPayload();
+		}
+		if (partial == null) {
+			partial = new StringBuilder(fragment.getPayloadLength() * 2);
+			session.getAttributes().put(PARTIAL, partial);
+		}
+		if (partial.length() + fragment.getPayloadLength() > WorkerStreamConfiguration.MAX_MESSAGE_BYTES) {
+			session.getAttributes().remove(PARTIAL);
+			session.close(CloseStatus.TOO_BIG_TO_PROCESS);
+			return null;
+		}
+		partial.append(fragment.getPayload());
+		if (!fragment.isLast()) {
+			return null;
+		}
+		session.getAttributes().remove(PARTIAL);
+		return partial.toString();
 	}
 
 	@Override

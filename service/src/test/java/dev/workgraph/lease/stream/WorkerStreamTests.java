@@ -241,6 +241,35 @@ class WorkerStreamTests extends ServiceTest {
 		}
 	}
 
+	/**
+	 * The container reads a message in fragments of a small buffer (a buffer the size of
+	 * the largest message, allocated for every stream, ran a dozen streams out of heap):
+	 * a message of many fragments is put together, and one past the limit closes the
+	 * stream with 1009.
+	 */
+	@Test
+	void aMessageOfManyFragmentsIsPutTogetherAndOnePastTheLimitClosesTheStream() throws Exception {
+		createItem("large checkpoint", "queue", "large");
+		String page = "x".repeat(5 * WorkerStreamConfiguration.FRAGMENT_BUFFER_CHARS + 17);
+		try (StreamConnection stream = StreamConnection.open(this.port, null)) {
+			stream.hello(Map.of("workerId", "large-worker", "queues", List.of("large")));
+			stream.credit(1);
+			JsonNode pushed = stream.nextLease(WAIT);
+			String leaseId = pushed.path("lease").path("id").asString();
+			long epoch = pushed.path("lease").path("epoch").asLong();
+
+			JsonNode checkpoint = stream.request("checkpoint", leaseId,
+					Map.of("epoch", epoch, "data", Map.of("page", page)));
+			assertThat(checkpoint.path("status").asInt()).as("%.300s", checkpoint).isEqualTo(201);
+			String stored = this.jdbc.sql("select data ->> 'page' from checkpoints").query(String.class).single();
+			assertThat(stored).isEqualTo(page);
+
+			stream.sendText("{\"type\":\"renew\",\"body\":\"" + "y".repeat(WorkerStreamConfiguration.MAX_MESSAGE_BYTES)
+					+ "\"}");
+			assertThat(stream.awaitClosed(WAIT)).isEqualTo(1009);
+		}
+	}
+
 	@Test
 	void aClosedStreamIsGrantedNothingMore() throws Exception {
 		List<StreamConnection> opened = new ArrayList<>();
