@@ -26,7 +26,8 @@
 # the warm-up: a schema experiment, see bench/sql/schema-experiments/), SETUP_A/SETUP_B (a shell
 # command run before each of that side's runs, the warm-up included: a machine setting compared
 # on one jar, e.g. the guest's halt polling; SETUP_A runs once more on exit, so it should restore
-# the machine's own setting).
+# the machine's own setting), CHANGE_DELAY (set: a subscriber of side B's change stream,
+# bench/change-delay.py, prints each round's delay from a change to its event, p50/p99/max).
 # Needs what bench/run.sh needs. The databases are dropped and the services
 # stopped on exit.
 set -euo pipefail
@@ -135,9 +136,18 @@ run() { # side port database seconds
 	else
 		supply "$db" "$seconds"
 	fi
+	local delay_file="$RUN/change-delay-$side" watcher=
+	if [[ -n "${CHANGE_DELAY:-}" && $side == B && $seconds != "$WARM_SECONDS" ]]; then
+		bench/change-delay.py "http://127.0.0.1:$port" "$ADMIN" "$seconds" > "$delay_file" &
+		watcher=$!
+	fi
 	before=$(cpu_ticks "${PID_OF[$side]}")
 	out=$(wrk_run "$side" "$port" "$seconds")
 	after=$(cpu_ticks "${PID_OF[$side]}")
+	if [[ -n $watcher ]]; then
+		wait "$watcher" || true
+		echo "ab: side B's change stream (lease.ended, from the change's transaction start): $(cat "$delay_file")" >&2
+	fi
 	drain "$db"
 	local result items errors us p99 complete_p99 generator
 	result=$(echo "$out" | grep '^wg-result ' | sed 's/^wg-result //')

@@ -48,7 +48,7 @@ public class Bench {
 	 * them in the order a full run runs them. A new point is its class and a line here.
 	 */
 	final List<Point> points = List.of(this.throughput, this.batch, this.peer, new StreamPoint(),
-			new StreamLatencyPoint(), this.openLoop, new OpenLoopJvmPoint(), this.scale, new ChainPoint(), new FanInPoint(), this.reaper);
+			new StreamLatencyPoint(), this.openLoop, new OpenLoopJvmPoint(), this.scale, new ChainPoint(), new FanInPoint(), new CheckpointedPoint(), this.reaper);
 
 	/** The main service's audit, CPU and memory; null until it has stopped. */
 	Results.ServiceInfo serviceInfo;

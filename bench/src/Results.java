@@ -147,6 +147,14 @@ final class Results {
 	record Chain(int links, Spread seconds, Latency claimMs, Latency completeMs, long errors) {
 	}
 
+	/**
+	 * Claim, checkpoint, complete at 32, in turns with the plain lifecycle: what writing
+	 * one checkpoint per item costs ({@code ratioPerTurn}: checkpointed over plain).
+	 */
+	record Checkpointed(int connections, Spread itemsPerSecond, Spread lifecycleItemsPerSecond,
+			Spread ratioPerTurn, Spread checkpointP99Ms, long errors) {
+	}
+
 	record FanIn(int dependents, Spread completeMs) {
 	}
 

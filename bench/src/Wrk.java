@@ -50,6 +50,11 @@ final class Wrk {
 		return run(connections, seconds, Map.of("WG_MODE", renew ? "renew" : "lifecycle"));
 	}
 
+	/** Claim, checkpoint (a small JSON object), complete: every item checkpointed once. */
+	Run checkpointed(int connections, int seconds) throws IOException, InterruptedException {
+		return run(connections, seconds, Map.of("WG_MODE", "checkpoint"));
+	}
+
 	/** Claim, then complete with claimNext: one request per item while items are ready. */
 	Run chained(int connections, int seconds) throws IOException, InterruptedException {
 		return run(connections, seconds, Map.of("WG_MODE", "chained"));

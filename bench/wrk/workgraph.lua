@@ -15,6 +15,9 @@
 -- Environment (all of the script's settings, so that delay() exists only where it is used)
 --   WG_MODE          lifecycle: claim -> complete, again at once (closed loop)
 --                    renew: claim -> renew -> complete (closed loop)
+--                    checkpoint: claim -> checkpoint (a small JSON object) -> complete, every
+--                    item checkpointed once (closed loop); the checkpoint's latency is
+--                    reported as renewUs, the middle request's
 --                    chained: claim, then complete with claimNext, whose answer holds the next
 --                    lease: one request per item while items are ready (closed loop; a claim
 --                    again only after a completion found nothing next)
@@ -208,6 +211,9 @@ local function send(r)
 		return wrk.format("POST", "/claims", worker.headers, worker.claim_body)
 	elseif r.state == "renew" then
 		return wrk.format("POST", "/leases/" .. r.lease_id .. "/renew", worker.headers, '{"epoch":' .. r.epoch .. '}')
+	elseif r.state == "checkpoint" then
+		return wrk.format("POST", "/leases/" .. r.lease_id .. "/checkpoints", worker.headers,
+			'{"epoch":' .. r.epoch .. ',"data":{"step":1,"cursor":"page-41"}}')
 	elseif r.state == "complete" then
 		local asks_next = (mode == "chained") and claim_next or ""
 		return wrk.format("POST", "/leases/" .. r.lease_id .. "/complete", worker.headers,
@@ -306,11 +312,17 @@ local function answered(r, status, body, took)
 		if not lease_id then
 			return unexpected(r, "POST /claims (no lease in the answer)", status, body)
 		end
-		return enqueue({ worker = worker, state = (mode == "renew") and "renew" or "complete",
-			lease_id = lease_id, epoch = epoch })
+		local middle = (mode == "renew" or mode == "checkpoint") and mode or "complete"
+		return enqueue({ worker = worker, state = middle, lease_id = lease_id, epoch = epoch })
 	elseif r.state == "renew" then
 		if status ~= 200 then
 			return unexpected(r, "POST /leases/{id}/renew", status, body)
+		end
+		table.insert(renew_us, took)
+		return enqueue({ worker = worker, state = "complete", lease_id = r.lease_id, epoch = r.epoch })
+	elseif r.state == "checkpoint" then
+		if status ~= 201 then
+			return unexpected(r, "POST /leases/{id}/checkpoints", status, body)
 		end
 		table.insert(renew_us, took)
 		return enqueue({ worker = worker, state = "complete", lease_id = r.lease_id, epoch = r.epoch })

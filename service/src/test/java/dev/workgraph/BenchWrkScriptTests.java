@@ -47,7 +47,7 @@ class BenchWrkScriptTests {
 	private JdbcClient jdbc;
 
 	@ParameterizedTest
-	@ValueSource(strings = { "lifecycle", "renew", "chained" })
+	@ValueSource(strings = { "lifecycle", "renew", "checkpoint", "chained" })
 	void eachWorkerTakesOneItemAtATimeAndEveryCompletionIsCounted(String mode)
 			throws IOException, InterruptedException {
 		String queue = supply(mode, 300);
@@ -71,8 +71,16 @@ class BenchWrkScriptTests {
 				) t where acquired_at < previous_end""").param(queue).query(Long.class).single())
 			.as("leases of one worker that overlap")
 			.isZero();
-		if (mode.equals("renew")) {
+		if (mode.equals("renew") || mode.equals("checkpoint")) {
 			assertThat(result.at("/renewUs/n").asLong()).isGreaterThanOrEqualTo(counted);
+		}
+		if (mode.equals("checkpoint")) {
+			assertThat(this.jdbc.sql("""
+					select count(*) from work_items w where w.queue = ? and w.status = 'completed'
+					and (select count(*) from checkpoints k where k.item_id = w.id) <> 1""")
+				.param(queue)
+				.query(Long.class)
+				.single()).as("completed items without exactly one checkpoint").isZero();
 		}
 	}
 

@@ -29,7 +29,7 @@ class WorkerStreamConfiguration implements WebSocketConfigurer {
 	 * buffer whole when it opens: sized for the largest message, every stream cost 20 MiB
 	 * of heap and a dozen streams exhausted a 256 MiB service.
 	 */
-	static final int FRAGMENT_BUFFER_CHARS = 64 * 1024;
+	static final int FRAGMENT_BUFFER_CHARS = 8 * 1024;
 
 	private final WorkerStreamHandler handler;
 

@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""The change stream's delay, as a subscriber sees it: reads GET /changes for a while and prints
+how long after each change's `at` its event arrived, as one JSON line {n, p50Ms, p99Ms, maxMs}.
+
+    bench/change-delay.py URL TOKEN SECONDS [TYPES]     # TYPES default lease.ended
+
+`at` is when the transaction that made the change began (PostgreSQL's clock, the same machine's),
+so each figure bounds commit -> event received from above: it adds the transaction's own length.
+Standard library only. bench/ab.sh runs it beside side B's rounds with CHANGE_DELAY=1.
+"""
+import http.client
+import json
+import sys
+import time
+import urllib.parse
+from datetime import datetime
+
+
+def main():
+    url, token, seconds = sys.argv[1], sys.argv[2], float(sys.argv[3])
+    types = sys.argv[4] if len(sys.argv) > 4 else "lease.ended"
+    parsed = urllib.parse.urlparse(url)
+    connection = http.client.HTTPConnection(parsed.hostname, parsed.port, timeout=seconds + 20)
+    connection.request("GET", "/changes?types=" + urllib.parse.quote(types),
+                       headers={"Authorization": "Bearer " + token, "Accept": "text/event-stream"})
+    response = connection.getresponse()
+    if response.status != 200:
+        sys.exit(f"GET /changes answered {response.status}: {response.read(500)!r}")
+    delays = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        line = response.fp.readline()
+        if not line:
+            break
+        received = time.time()
+        if line.startswith(b"data:"):
+            at = datetime.fromisoformat(json.loads(line[5:])["at"]).timestamp()
+            delays.append((received - at) * 1000)
+    connection.close()
+    delays.sort()
+
+    def percentile(p):
+        return round(delays[min(len(delays) - 1, int(len(delays) * p / 100))], 2) if delays else None
+
+    print(json.dumps({"n": len(delays), "p50Ms": percentile(50), "p99Ms": percentile(99),
+                      "maxMs": round(delays[-1], 2) if delays else None}))
+
+
+if __name__ == "__main__":
+    main()
