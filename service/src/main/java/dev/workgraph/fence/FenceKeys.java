@@ -1,16 +1,17 @@
 package dev.workgraph.fence;
 
+import java.security.SecureRandom;
 import java.text.ParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.jwk.Curve;
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.OctetKeyPair;
-import com.nimbusds.jose.jwk.gen.OctetKeyPairGenerator;
+import com.nimbusds.jose.util.Base64URL;
+import org.bouncycastle.math.ec.rfc8032.Ed25519;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -39,6 +40,8 @@ class FenceKeys {
 	static final String PUBLISHED_KEYS = """
 			select private_jwk from fence_keys order by retired_at desc nulls first, created_at desc
 			""";
+
+	private static final SecureRandom RANDOM = new SecureRandom();
 
 	private final JdbcClient jdbc;
 
@@ -93,12 +96,13 @@ class FenceKeys {
 	}
 
 	private static OctetKeyPair generate() {
-		try {
-			return new OctetKeyPairGenerator(Curve.Ed25519).keyID("wg-" + UUID.randomUUID()).generate();
-		}
-		catch (JOSEException ex) {
-			throw new IllegalStateException("Cannot generate an Ed25519 key", ex);
-		}
+		byte[] privateKey = new byte[Ed25519.SECRET_KEY_SIZE];
+		Ed25519.generatePrivateKey(RANDOM, privateKey);
+		byte[] publicKey = new byte[Ed25519.PUBLIC_KEY_SIZE];
+		Ed25519.generatePublicKey(privateKey, 0, publicKey, 0);
+		return new OctetKeyPair.Builder(Curve.Ed25519, Base64URL.encode(publicKey)).d(Base64URL.encode(privateKey))
+			.keyID("wg-" + UUID.randomUUID())
+			.build();
 	}
 
 	private static OctetKeyPair signingKey(String json, String where) {

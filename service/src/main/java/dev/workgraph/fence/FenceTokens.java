@@ -8,7 +8,6 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.Ed25519Signer;
 import com.nimbusds.jose.jwk.OctetKeyPair;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
@@ -141,19 +140,12 @@ class FenceTokens implements LeaseSigner {
 		return this.signing;
 	}
 
-	record Signing(String kid, JWSHeader header, Ed25519Signer signer, long loadedAt) {
+	record Signing(String kid, JWSHeader header, Ed25519JwsSigner signer, long loadedAt) {
 
 		static Signing of(OctetKeyPair key) {
-			try {
-				return new Signing(key.getKeyID(),
-						new JWSHeader.Builder(JWSAlgorithm.EdDSA).keyID(key.getKeyID())
-							.type(JOSEObjectType.JWT)
-							.build(),
-						new Ed25519Signer(key), System.nanoTime());
-			}
-			catch (JOSEException ex) {
-				throw new IllegalStateException("Cannot sign with fence key " + key.getKeyID(), ex);
-			}
+			return new Signing(key.getKeyID(),
+					new JWSHeader.Builder(JWSAlgorithm.EdDSA).keyID(key.getKeyID()).type(JOSEObjectType.JWT).build(),
+					new Ed25519JwsSigner(key), System.nanoTime());
 		}
 
 		Signing loadedNow() {
