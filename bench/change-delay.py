@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """The change stream's delay, as a subscriber sees it: reads GET /changes for a while and prints
-how long after each change's `at` its event arrived, as one JSON line {n, p50Ms, p99Ms, maxMs}.
+how long after each change's `at` its event arrived, as one JSON line {n, p50Ms, p99Ms, maxMs,
+perSecond}: perSecond lists, for each second since the subscription began, [events, p50Ms, maxMs],
+so a tail that comes from one moment (a backlog at the start, a pause) shows where it is.
 
     bench/change-delay.py URL TOKEN SECONDS [TYPES]     # TYPES default lease.ended
 
@@ -31,7 +33,9 @@ def main():
     if response.status != 200:
         sys.exit(f"GET /changes answered {response.status}: {response.read(500)!r}")
     delays = []
-    deadline = time.monotonic() + seconds
+    seconds_of = []
+    started = time.monotonic()
+    deadline = started + seconds
     while time.monotonic() < deadline:
         line = response.fp.readline()
         if not line:
@@ -41,14 +45,20 @@ def main():
         at = AT.search(line) if line.startswith(b"data:") else None
         if at:
             delays.append((received - datetime.fromisoformat(at.group(1).decode()).timestamp()) * 1000)
+            seconds_of.append(int(time.monotonic() - started))
     connection.close()
+    per_second = {}
+    for second, delay in zip(seconds_of, delays):
+        per_second.setdefault(second, []).append(delay)
     delays.sort()
 
     def percentile(p):
         return round(delays[min(len(delays) - 1, int(len(delays) * p / 100))], 2) if delays else None
 
     print(json.dumps({"n": len(delays), "p50Ms": percentile(50), "p99Ms": percentile(99),
-                      "maxMs": round(delays[-1], 2) if delays else None}))
+                      "maxMs": round(delays[-1], 2) if delays else None,
+                      "perSecond": [[len(d), round(sorted(d)[len(d) // 2], 1), round(max(d), 1)]
+                                    for _, d in sorted(per_second.items())]}))
 
 
 if __name__ == "__main__":

@@ -29,9 +29,13 @@ final class StreamLatencyPoint extends RecordPoint<StreamLatencyPoint.Result> {
 
 	static final double RATE = 50;
 
-	static final int WARM_SECONDS = 10;
+	/**
+	 * Long enough for C2 to compile the grant path in both JVMs at this rate: it needs tens
+	 * of seconds on two cores, and a latency point measures the steady state.
+	 */
+	static final int WARM_SECONDS = 40;
 
-	static final int MEASURE_SECONDS = 20;
+	static final int MEASURE_SECONDS = 30;
 
 	/** A queue of its own: no other point's supply is ready in it. */
 	static final String QUEUE = "bench-stream-latency";
