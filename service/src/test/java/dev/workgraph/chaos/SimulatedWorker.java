@@ -198,14 +198,8 @@ final class SimulatedWorker extends Actor {
 			this.held = leases.get(i);
 			Reply answer = reply.entries().isEmpty() ? reply : reply.entries().get(i);
 			boolean refusedAlone = entries.get(i).stale() && "epoch_mismatch".equals(answer.code());
-			if (answer.ok()) {
-				ended();
-			}
-			else if ("open_children".equals(answer.code()) || "unmet_dependencies".equals(answer.code())) {
-				release();
-			}
-			else if (!refusedAlone) {
-				settle(answer, null);
+			if (!refusedAlone) {
+				completed(answer);
 			}
 			// Still this worker's (refused alone, or found active after a lost answer).
 			if (this.held != null) {
@@ -332,14 +326,21 @@ final class SimulatedWorker extends Actor {
 	}
 
 	private void complete() {
+		completed(send(completion()));
+	}
+
+	/** Its result names its lease, so an item it changed would show it. */
+	private Call completion() {
 		Held lease = this.held;
-		Map<String, Object> result = Map.of("by", workerId(), "lease", lease.leaseId.toString());
-		Reply reply = send(leaseCall(Op.COMPLETE, "complete", Map.of("epoch", lease.epoch, "result", result)));
-		if (reply.status() == 200) {
+		return leaseCall(Op.COMPLETE, "complete",
+				Map.of("epoch", lease.epoch, "result", Map.of("by", workerId(), "lease", lease.leaseId.toString())));
+	}
+
+	private void completed(Reply reply) {
+		if (reply.ok()) {
 			ended();
 		}
-		else if ("open_children".equals(reply.code()) || "unmet_dependencies".equals(reply.code())) {
-			// Blockers arrived during the lease: the API says release it instead.
+		else if (reply.releaseInstead()) {
 			release();
 		}
 		else {
@@ -645,12 +646,9 @@ final class SimulatedWorker extends Actor {
 	/** The same completion sent twice at once: exactly one may succeed. */
 	private void duplicateComplete() {
 		this.tally.add("duplicate_requests");
-		Held lease = this.held;
-		Map<String, Object> body = Map.of("epoch", lease.epoch, "result",
-				Map.of("by", workerId(), "lease", lease.leaseId.toString()));
 		Reply[] replies = new Reply[2];
-		Thread first = Thread.ofVirtual().start(() -> replies[0] = send(leaseCall(Op.COMPLETE, "complete", body)));
-		Thread second = Thread.ofVirtual().start(() -> replies[1] = send(leaseCall(Op.COMPLETE, "complete", body)));
+		Thread first = Thread.ofVirtual().start(() -> replies[0] = send(completion()));
+		Thread second = Thread.ofVirtual().start(() -> replies[1] = send(completion()));
 		try {
 			first.join();
 			second.join();
@@ -659,23 +657,7 @@ final class SimulatedWorker extends Actor {
 			Thread.currentThread().interrupt();
 			return;
 		}
-		if (replies[0].ok() || replies[1].ok()) {
-			ended();
-			return;
-		}
-		for (Reply reply : replies) {
-			if ("open_children".equals(reply.code()) || "unmet_dependencies".equals(reply.code())) {
-				release();
-				return;
-			}
-		}
-		for (Reply reply : replies) {
-			if (reply.exchange().staleRejection()) {
-				lost();
-				return;
-			}
-		}
-		settle(replies[0].unavailable() ? replies[0] : replies[1], null);
+		completed(Reply.decisive(replies[0], replies[1]));
 	}
 
 	/**

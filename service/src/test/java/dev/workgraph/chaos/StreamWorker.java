@@ -261,25 +261,33 @@ final class StreamWorker extends Actor {
 	 * takes this lease's slot without a credit.
 	 */
 	private void complete(Held lease, boolean next) {
-		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("epoch", lease.epoch);
-		body.put("result", Map.of("by", workerId(), "lease", lease.leaseId.toString()));
-		if (next) {
-			body.put("claimNext", Map.of("queues", this.queues, "leaseSeconds", this.leaseSeconds));
-		}
-		Reply reply = send(
-				new Write(Op.COMPLETE, "complete", lease.leaseId, lease.itemId, lease.epoch, false, body, next));
+		Reply reply = send(completion(lease, next));
 		for (Reply grant : reply.entries()) {
 			if (grant.status() == 201) {
 				took(grant.exchange());
 				this.tally.add("stream_next_claims");
 			}
 		}
-		if (reply.status() == 200) {
+		completed(lease, reply);
+	}
+
+	/** Its result names its lease, so an item it changed would show it. */
+	private Write completion(Held lease, boolean next) {
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("epoch", lease.epoch);
+		body.put("result", Map.of("by", workerId(), "lease", lease.leaseId.toString()));
+		if (next) {
+			body.put("claimNext", Map.of("queues", this.queues, "leaseSeconds", this.leaseSeconds));
+		}
+		return new Write(Op.COMPLETE, "complete", lease.leaseId, lease.itemId, lease.epoch, false, body, next);
+	}
+
+	private void completed(Held lease, Reply reply) {
+		if (reply.ok()) {
 			this.tally.add("stream_completions");
 			ended(lease);
 		}
-		else if ("open_children".equals(reply.code()) || "unmet_dependencies".equals(reply.code())) {
+		else if (reply.releaseInstead()) {
 			release(lease);
 		}
 		else {
@@ -378,30 +386,10 @@ final class StreamWorker extends Actor {
 	/** The same completion twice at once, on the one stream: exactly one may succeed. */
 	private void duplicateComplete(Held lease) {
 		this.tally.add("stream_duplicate_requests");
-		Map<String, Object> body = Map.of("epoch", lease.epoch, "result",
-				Map.of("by", workerId(), "lease", lease.leaseId.toString()));
-		Write write = new Write(Op.COMPLETE, "complete", lease.leaseId, lease.itemId, lease.epoch, false, body, false);
+		Write write = completion(lease, false);
 		StreamConnection.Sent first = this.stream.send(write);
 		StreamConnection.Sent second = this.stream.send(write);
-		Reply[] replies = { this.stream.answer(first), this.stream.answer(second) };
-		if (replies[0].ok() || replies[1].ok()) {
-			this.tally.add("stream_completions");
-			ended(lease);
-			return;
-		}
-		for (Reply reply : replies) {
-			if ("open_children".equals(reply.code()) || "unmet_dependencies".equals(reply.code())) {
-				release(lease);
-				return;
-			}
-		}
-		for (Reply reply : replies) {
-			if (reply.exchange().staleRejection()) {
-				lost(lease);
-				return;
-			}
-		}
-		settle(lease, replies[0].unavailable() ? replies[0] : replies[1]);
+		completed(lease, Reply.decisive(this.stream.answer(first), this.stream.answer(second)));
 	}
 
 	/**
