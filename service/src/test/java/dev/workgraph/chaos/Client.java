@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -544,6 +545,33 @@ final class Client {
 
 		boolean unavailable() {
 			return this.exchange.unavailable();
+		}
+
+		/**
+		 * A completion refused because blockers arrived during the lease: the API says
+		 * release it instead.
+		 */
+		boolean releaseInstead() {
+			return "open_children".equals(code()) || "unmet_dependencies".equals(code());
+		}
+
+		/**
+		 * Of two answers to the same request sent twice at once, the one that tells what
+		 * became of it: a success; else a refusal saying to release instead; else a stale
+		 * rejection; else the first if its outcome is unknown, or the second.
+		 */
+		static Reply decisive(Reply first, Reply second) {
+			List<Predicate<Reply>> telling = List.of(Reply::ok, Reply::releaseInstead,
+					(reply) -> reply.exchange().staleRejection());
+			for (Predicate<Reply> tells : telling) {
+				if (tells.test(first)) {
+					return first;
+				}
+				if (tells.test(second)) {
+					return second;
+				}
+			}
+			return first.unavailable() ? first : second;
 		}
 
 	}

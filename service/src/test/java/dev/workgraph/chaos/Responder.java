@@ -1,7 +1,7 @@
 package dev.workgraph.chaos;
 
+import java.util.List;
 import java.util.Map;
-import java.util.Random;
 
 import dev.workgraph.chaos.Client.Call;
 import dev.workgraph.chaos.Client.Reply;
@@ -12,24 +12,10 @@ import tools.jackson.databind.JsonNode;
  * the crash-loop guard's) and resolves them, some at once, some later. During the drain
  * it resolves everything.
  */
-final class Responder implements Runnable {
-
-	private final Random random;
-
-	private final Client client;
-
-	private final World world;
-
-	private final Tally tally;
-
-	private int instance;
+final class Responder extends Actor {
 
 	Responder(long seed, Client client, World world, Tally tally) {
-		this.random = new Random(seed);
-		this.client = client;
-		this.world = world;
-		this.tally = tally;
-		this.instance = 1;
+		super(seed, client, world, tally, List.of(), 1);
 	}
 
 	@Override
@@ -52,25 +38,16 @@ final class Responder implements Runnable {
 					}
 				}
 			}
-			pause(everything ? 100 : 200, everything ? 200 : 700);
+			this.pacing.pause(everything ? 100 : 200, everything ? 200 : 700);
 		}
 	}
 
 	private Reply send(Call call) {
-		Reply reply = this.client.send(call.via(this.instance));
+		Reply reply = this.client.send(call.via(this.pacing.instance()));
 		if (reply.unavailable()) {
-			this.instance++;
+			this.pacing.switchInstance();
 		}
 		return reply;
-	}
-
-	private void pause(int minMillis, int maxMillis) {
-		try {
-			Thread.sleep(minMillis + this.random.nextInt(maxMillis - minMillis + 1));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 }

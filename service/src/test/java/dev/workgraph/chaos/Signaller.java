@@ -1,7 +1,7 @@
 package dev.workgraph.chaos;
 
+import java.util.List;
 import java.util.Map;
-import java.util.Random;
 
 import dev.workgraph.chaos.Client.Call;
 import dev.workgraph.chaos.Client.Reply;
@@ -15,25 +15,12 @@ import dev.workgraph.chaos.Client.Reply;
  * service gives a clear answer. During the drain it sends the event of every key still
  * waited on.
  */
-final class Signaller implements Runnable {
+final class Signaller extends Actor {
 
 	private static final int SEND_ATTEMPTS = 30;
 
-	private final Random random;
-
-	private final Client client;
-
-	private final World world;
-
-	private final Tally tally;
-
-	private int instance;
-
 	Signaller(long seed, Client client, World world, Tally tally) {
-		this.random = new Random(seed);
-		this.client = client;
-		this.world = world;
-		this.tally = tally;
+		super(seed, client, world, tally, List.of(), 0);
 	}
 
 	@Override
@@ -43,7 +30,7 @@ final class Signaller implements Runnable {
 				for (String key = this.world.takeAwaited(); key != null; key = this.world.takeAwaited()) {
 					signal(key);
 				}
-				pause(100, 300);
+				this.pacing.pause(100, 300);
 				continue;
 			}
 			int choice = this.random.nextInt(100);
@@ -62,10 +49,10 @@ final class Signaller implements Runnable {
 				String id = this.world.anyEventId(this.random);
 				if (id != null) {
 					this.tally.add("events_sent_again");
-					send(this.client, this.world, id, this.instance++);
+					send(this.client, this.world, id, this.pacing.takeInstance());
 				}
 			}
-			pause(50, 300);
+			this.pacing.pause(50, 300);
 		}
 	}
 
@@ -74,11 +61,11 @@ final class Signaller implements Runnable {
 		String id = this.world.eventId(key);
 		this.world.signalled(key);
 		if (this.random.nextInt(5) > 0) {
-			send(this.client, this.world, id, this.instance++);
+			send(this.client, this.world, id, this.pacing.takeInstance());
 			return;
 		}
 		this.tally.add("events_sent_twice_at_once");
-		int first = this.instance++;
+		int first = this.pacing.takeInstance();
 		Thread other = Thread.ofVirtual().start(() -> send(this.client, this.world, id, first + 1));
 		send(this.client, this.world, id, first);
 		try {
@@ -108,15 +95,6 @@ final class Signaller implements Runnable {
 			ServiceInstance.sleep(200 + (id.hashCode() & 0x1ff));
 		}
 		return reply;
-	}
-
-	private void pause(int minMillis, int maxMillis) {
-		try {
-			Thread.sleep(minMillis + this.random.nextInt(maxMillis - minMillis + 1));
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 }

@@ -2,13 +2,10 @@ package dev.workgraph.chaos;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.UUID;
 
 import dev.workgraph.chaos.Client.Call;
@@ -45,42 +42,26 @@ import tools.jackson.databind.JsonNode;
  * A write is sent with {@code stale} set only when the worker knows for certain that the
  * lease is dead or the epoch wrong, so accepting it is a violation.
  */
-final class SimulatedWorker implements Runnable {
-
-	private static final int PAST_LEASES_KEPT = 12;
+final class SimulatedWorker extends Actor {
 
 	private final int index;
 
-	private final Random random;
-
-	private final Client client;
-
-	private final World world;
-
 	private final ChaosSettings settings;
-
-	private final Tally tally;
 
 	private final Duration clockSkew;
 
 	private int incarnation = 1;
 
-	private int instance;
-
 	private Held held;
 
-	private final Deque<Past> past = new ArrayDeque<>();
+	private final PastLeases past = new PastLeases();
 
 	SimulatedWorker(int index, long seed, Client client, World world, ChaosSettings settings, Tally tally,
 			Duration clockSkew) {
+		super(seed, client, world, tally, settings.leaseSeconds(), index);
 		this.index = index;
-		this.random = new Random(seed);
-		this.client = client;
-		this.world = world;
 		this.settings = settings;
-		this.tally = tally;
 		this.clockSkew = clockSkew;
-		this.instance = index;
 		world.workerIs(index, workerId());
 	}
 
@@ -115,8 +96,7 @@ final class SimulatedWorker implements Runnable {
 				continue;
 			}
 			Exchange grant = handed.grant();
-			this.held = new Held(grant.leaseId(), grant.epoch(), grant.itemId(), handed.leaseSeconds());
-			this.held.granted(grant, handed.leaseSeconds(), handed.expiresAt());
+			this.held = new Held(grant, handed.leaseSeconds(), handed.expiresAt());
 			this.tally.add("handed_leases_taken_over");
 			return true;
 		}
@@ -128,7 +108,7 @@ final class SimulatedWorker implements Runnable {
 			claimBatch();
 			return;
 		}
-		int seconds = leaseSeconds();
+		int seconds = this.pacing.leaseSeconds();
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("workerId", workerId());
 		body.put("queues", queues());
@@ -136,16 +116,14 @@ final class SimulatedWorker implements Runnable {
 		Reply reply = send(Call.post(workerId(), Op.CLAIM, "/claims", body));
 		if (reply.status() == 201) {
 			JsonNode lease = reply.body().path("lease");
-			this.held = new Held(reply.exchange().leaseId(), reply.exchange().epoch(), reply.exchange().itemId(),
-					seconds);
-			this.held.granted(reply.exchange(), seconds, Instant.parse(lease.path("expiresAt").asString()));
+			this.held = new Held(reply.exchange(), seconds, Instant.parse(lease.path("expiresAt").asString()));
 			this.tally.add("claims");
 		}
 		else if (reply.status() == 204) {
-			pause(50, this.world.loading() ? 400 : 150);
+			this.pacing.pause(50, this.world.loading() ? 400 : 150);
 		}
 		else {
-			backOff();
+			this.pacing.backOff();
 		}
 	}
 
@@ -154,27 +132,25 @@ final class SimulatedWorker implements Runnable {
 	 * request.
 	 */
 	private void claimBatch() {
-		int seconds = leaseSeconds();
+		int seconds = this.pacing.leaseSeconds();
 		Reply reply = send(Call.claimBatch(workerId(), queues(), seconds, 2 + this.random.nextInt(4)));
 		if (reply.status() == 201) {
 			List<Held> claimed = new ArrayList<>();
 			for (Reply entry : reply.entries()) {
-				Exchange grant = entry.exchange();
-				Held lease = new Held(grant.leaseId(), grant.epoch(), grant.itemId(), seconds);
-				lease.granted(grant, seconds, Instant.parse(entry.body().path("lease").path("expiresAt").asString()));
-				claimed.add(lease);
+				claimed.add(new Held(entry.exchange(), seconds,
+						Instant.parse(entry.body().path("lease").path("expiresAt").asString())));
 			}
 			this.tally.add("batch_claims");
 			if (!claimed.isEmpty()) {
-				pause(5, 100);
+				this.pacing.pause(5, 100);
 				completeBatch(claimed);
 			}
 		}
 		else if (reply.status() == 204) {
-			pause(50, this.world.loading() ? 400 : 150);
+			this.pacing.pause(50, this.world.loading() ? 400 : 150);
 		}
 		else {
-			backOff();
+			this.pacing.backOff();
 		}
 	}
 
@@ -193,12 +169,12 @@ final class SimulatedWorker implements Runnable {
 					Map.of("by", workerId(), "lease", lease.leaseId.toString())));
 		}
 		if (this.world.loading() && this.random.nextInt(3) == 0) {
-			Past old = this.past.isEmpty() ? null : List.copyOf(this.past).get(this.random.nextInt(this.past.size()));
+			PastLeases.Past old = this.past.isEmpty() ? null : this.past.any(this.random);
 			// Its result names its lease, so an item it changed would show it.
-			if (old != null && System.nanoTime() > old.deadAfterNanos && this.random.nextBoolean()) {
+			if (old != null && old.surelyDead() && this.random.nextBoolean()) {
 				int at = this.random.nextInt(entries.size() + 1);
-				entries.add(at, new Client.Entry(old.leaseId, old.itemId, old.epoch, true,
-						Map.of("stale", true, "lease", old.leaseId.toString())));
+				entries.add(at, new Client.Entry(old.leaseId(), old.itemId(), old.epoch(), true,
+						Map.of("stale", true, "lease", old.leaseId().toString())));
 				leases.add(at, null);
 			}
 			else {
@@ -222,14 +198,8 @@ final class SimulatedWorker implements Runnable {
 			this.held = leases.get(i);
 			Reply answer = reply.entries().isEmpty() ? reply : reply.entries().get(i);
 			boolean refusedAlone = entries.get(i).stale() && "epoch_mismatch".equals(answer.code());
-			if (answer.ok()) {
-				ended();
-			}
-			else if ("open_children".equals(answer.code()) || "unmet_dependencies".equals(answer.code())) {
-				release();
-			}
-			else if (!refusedAlone) {
-				settle(answer, null);
+			if (!refusedAlone) {
+				completed(answer);
 			}
 			// Still this worker's (refused alone, or found active after a lost answer).
 			if (this.held != null) {
@@ -237,7 +207,7 @@ final class SimulatedWorker implements Runnable {
 			}
 			if (this.held != null) {
 				// Left to expire, as a crashed worker leaves it.
-				remember(this.held, this.held.deadAfterNanos);
+				this.past.remember(this.held, this.held.deadAfterNanos);
 				this.held = null;
 			}
 		}
@@ -255,7 +225,7 @@ final class SimulatedWorker implements Runnable {
 			return;
 		}
 		if (!this.world.loading()) {
-			pause(5, 40);
+			this.pacing.pause(5, 40);
 			complete();
 			return;
 		}
@@ -313,18 +283,15 @@ final class SimulatedWorker implements Runnable {
 	 * its own wall clock.
 	 */
 	private boolean renewalDue(Held lease) {
-		// Even a client that believes its lease is always about to run out renews at most
-		// a few times a second.
-		return millisUntilRenewal(lease) <= 0 && System.nanoTime() - lease.renewedNanos > 250_000_000L;
+		return millisUntilRenewal(lease) <= 0 && !lease.renewedJustNow();
 	}
 
 	private long millisUntilRenewal(Held lease) {
-		long halfLease = lease.leaseSeconds * 500L;
 		if (this.clockSkew.isZero()) {
-			return (lease.aliveUntilNanos - System.nanoTime()) / 1_000_000 - halfLease;
+			return lease.millisUntilRenewal();
 		}
 		Instant localNow = Instant.now().plus(this.clockSkew);
-		return Duration.between(localNow, lease.expiresAt).toMillis() - halfLease;
+		return Duration.between(localNow, lease.expiresAt).toMillis() - lease.leaseSeconds * 500L;
 	}
 
 	/**
@@ -339,12 +306,12 @@ final class SimulatedWorker implements Runnable {
 		}
 		long millis = (this.random.nextInt(5) == 0) ? 300 + this.random.nextInt(1700) : 20 + this.random.nextInt(230);
 		long untilRenewal = millisUntilRenewal(this.held);
-		pauseMillis(Math.max(0, Math.min(millis, untilRenewal)));
+		Pacing.pauseMillis(Math.max(0, Math.min(millis, untilRenewal)));
 	}
 
 	private void renew() {
 		Held lease = this.held;
-		int seconds = leaseSeconds();
+		int seconds = this.pacing.leaseSeconds();
 		Reply reply = send(leaseCall(Op.RENEW, "renew", Map.of("epoch", lease.epoch, "leaseSeconds", seconds)));
 		if (reply.status() == 200) {
 			lease.granted(reply.exchange(), seconds, Instant.parse(reply.body().path("expiresAt").asString()));
@@ -353,23 +320,27 @@ final class SimulatedWorker implements Runnable {
 			lost();
 		}
 		else {
-			// It may have been renewed: alive no longer than the new length from now.
-			lease.uncertain = true;
-			lease.deadAfterNanos = Math.max(lease.deadAfterNanos,
-					reply.exchange().receivedNanos() + seconds * 1_000_000_000L);
-			backOff();
+			lease.mayHaveBeenRenewed(reply.exchange(), seconds);
+			this.pacing.backOff();
 		}
 	}
 
 	private void complete() {
+		completed(send(completion()));
+	}
+
+	/** Its result names its lease, so an item it changed would show it. */
+	private Call completion() {
 		Held lease = this.held;
-		Map<String, Object> result = Map.of("by", workerId(), "lease", lease.leaseId.toString());
-		Reply reply = send(leaseCall(Op.COMPLETE, "complete", Map.of("epoch", lease.epoch, "result", result)));
-		if (reply.status() == 200) {
+		return leaseCall(Op.COMPLETE, "complete",
+				Map.of("epoch", lease.epoch, "result", Map.of("by", workerId(), "lease", lease.leaseId.toString())));
+	}
+
+	private void completed(Reply reply) {
+		if (reply.ok()) {
 			ended();
 		}
-		else if ("open_children".equals(reply.code()) || "unmet_dependencies".equals(reply.code())) {
-			// Blockers arrived during the lease: the API says release it instead.
+		else if (reply.releaseInstead()) {
 			release();
 		}
 		else {
@@ -410,7 +381,7 @@ final class SimulatedWorker implements Runnable {
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("epoch", lease.epoch);
 		body.put("data", Map.of("by", workerId(), "lease", lease.leaseId.toString(), "n", lease.checkpoints));
-		int renew = this.random.nextBoolean() ? leaseSeconds() : 0;
+		int renew = this.random.nextBoolean() ? this.pacing.leaseSeconds() : 0;
 		if (renew > 0) {
 			body.put("renewSeconds", renew);
 		}
@@ -426,10 +397,8 @@ final class SimulatedWorker implements Runnable {
 			lost();
 		}
 		else if (reply.unavailable() && renew > 0) {
-			lease.uncertain = true;
-			lease.deadAfterNanos = Math.max(lease.deadAfterNanos,
-					reply.exchange().receivedNanos() + renew * 1_000_000_000L);
-			backOff();
+			lease.mayHaveBeenRenewed(reply.exchange(), renew);
+			this.pacing.backOff();
 		}
 	}
 
@@ -477,7 +446,7 @@ final class SimulatedWorker implements Runnable {
 			this.world.signalled(key);
 			Reply[] sent = new Reply[1];
 			Thread event = Thread.ofVirtual()
-				.start(() -> sent[0] = Signaller.send(this.client, this.world, id, this.instance + 1));
+				.start(() -> sent[0] = Signaller.send(this.client, this.world, id, this.pacing.instance() + 1));
 			reply = send(call);
 			try {
 				event.join();
@@ -631,10 +600,10 @@ final class SimulatedWorker implements Runnable {
 			return;
 		}
 		this.tally.add("stalls_past_lease");
-		pauseMillis((lease.deadAfterNanos - System.nanoTime()) / 1_000_000 + 1 + this.random.nextInt(150));
+		Pacing.pauseMillis((lease.deadAfterNanos - System.nanoTime()) / 1_000_000 + 1 + this.random.nextInt(150));
 		staleWrite(lease);
 		if (this.random.nextBoolean()) {
-			pause(200, 1500);
+			this.pacing.pause(200, 1500);
 			staleWrite(lease);
 		}
 		ended();
@@ -667,22 +636,19 @@ final class SimulatedWorker implements Runnable {
 	private void crash() {
 		this.tally.add("crashes");
 		Held lease = this.held;
-		remember(lease, lease.uncertain ? Long.MAX_VALUE : lease.deadAfterNanos);
+		this.past.remember(lease, lease.uncertain ? Long.MAX_VALUE : lease.deadAfterNanos);
 		this.held = null;
 		this.incarnation++;
 		this.world.workerIs(this.index, workerId());
-		pause(100, 800);
+		this.pacing.pause(100, 800);
 	}
 
 	/** The same completion sent twice at once: exactly one may succeed. */
 	private void duplicateComplete() {
 		this.tally.add("duplicate_requests");
-		Held lease = this.held;
-		Map<String, Object> body = Map.of("epoch", lease.epoch, "result",
-				Map.of("by", workerId(), "lease", lease.leaseId.toString()));
 		Reply[] replies = new Reply[2];
-		Thread first = Thread.ofVirtual().start(() -> replies[0] = send(leaseCall(Op.COMPLETE, "complete", body)));
-		Thread second = Thread.ofVirtual().start(() -> replies[1] = send(leaseCall(Op.COMPLETE, "complete", body)));
+		Thread first = Thread.ofVirtual().start(() -> replies[0] = send(completion()));
+		Thread second = Thread.ofVirtual().start(() -> replies[1] = send(completion()));
 		try {
 			first.join();
 			second.join();
@@ -691,23 +657,7 @@ final class SimulatedWorker implements Runnable {
 			Thread.currentThread().interrupt();
 			return;
 		}
-		if (replies[0].ok() || replies[1].ok()) {
-			ended();
-			return;
-		}
-		for (Reply reply : replies) {
-			if ("open_children".equals(reply.code()) || "unmet_dependencies".equals(reply.code())) {
-				release();
-				return;
-			}
-		}
-		for (Reply reply : replies) {
-			if (reply.exchange().staleRejection()) {
-				lost();
-				return;
-			}
-		}
-		settle(replies[0].unavailable() ? replies[0] : replies[1], null);
+		completed(Reply.decisive(replies[0], replies[1]));
 	}
 
 	/**
@@ -717,11 +667,11 @@ final class SimulatedWorker implements Runnable {
 	private void replayStale() {
 		Call call;
 		if (!this.past.isEmpty() && this.random.nextBoolean()) {
-			Past old = List.copyOf(this.past).get(this.random.nextInt(this.past.size()));
-			if (System.nanoTime() <= old.deadAfterNanos) {
+			PastLeases.Past old = this.past.any(this.random);
+			if (!old.surelyDead()) {
 				return;
 			}
-			call = staleCall(old.leaseId, old.itemId, old.epoch, old.epoch);
+			call = staleCall(old.leaseId(), old.itemId(), old.epoch(), old.epoch());
 		}
 		else {
 			Held lease = this.held;
@@ -773,7 +723,7 @@ final class SimulatedWorker implements Runnable {
 		}
 		Held lease = this.held;
 		for (int attempt = 0; attempt < 40 && !this.world.stopped(); attempt++) {
-			backOff();
+			this.pacing.backOff();
 			Reply read = send(Call.get(workerId(), Op.READ, "/leases/" + lease.leaseId).item(lease.itemId));
 			if (read.status() == 200) {
 				if (read.body().path("active").asBoolean()) {
@@ -786,7 +736,7 @@ final class SimulatedWorker implements Runnable {
 				return;
 			}
 		}
-		remember(lease, Long.MAX_VALUE);
+		this.past.remember(lease, Long.MAX_VALUE);
 		this.held = null;
 	}
 
@@ -799,7 +749,7 @@ final class SimulatedWorker implements Runnable {
 			Reply page = this.client.send(Call
 				.get(workerId(), Op.READ,
 						"/items?parentId=" + parent + "&limit=500" + ((cursor != null) ? "&cursor=" + cursor : ""))
-				.via(this.instance));
+				.via(this.pacing.instance()));
 			if (page.status() != 200) {
 				return;
 			}
@@ -815,20 +765,13 @@ final class SimulatedWorker implements Runnable {
 	}
 
 	private void ended() {
-		remember(this.held, System.nanoTime());
+		this.past.remember(this.held, System.nanoTime());
 		this.held = null;
 	}
 
 	private void lost() {
 		this.tally.add("leases_lost");
 		ended();
-	}
-
-	private void remember(Held lease, long deadAfterNanos) {
-		this.past.addLast(new Past(lease.leaseId, lease.itemId, lease.epoch, deadAfterNanos));
-		if (this.past.size() > PAST_LEASES_KEPT) {
-			this.past.removeFirst();
-		}
 	}
 
 	private Call leaseCall(Op op, String action, Map<String, Object> body) {
@@ -840,87 +783,7 @@ final class SimulatedWorker implements Runnable {
 
 	/** As this worker, with its own worker token. */
 	private Reply send(Call call) {
-		return this.client.send(call.via(this.instance).asWorker());
-	}
-
-	private int leaseSeconds() {
-		List<Integer> choices = this.settings.leaseSeconds();
-		return choices.get(this.random.nextInt(choices.size()));
-	}
-
-	/** The service was unavailable: wait a little and try the other instance. */
-	private void backOff() {
-		this.instance++;
-		pause(100, 500);
-	}
-
-	private void pause(int minMillis, int maxMillis) {
-		pauseMillis(minMillis + this.random.nextInt(maxMillis - minMillis + 1));
-	}
-
-	private static void pauseMillis(long millis) {
-		if (millis > 0) {
-			try {
-				Thread.sleep(millis);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
-	}
-
-	/**
-	 * The lease this worker holds. {@code aliveUntilNanos} is when it surely still lives
-	 * (request sent + length), {@code deadAfterNanos} when it surely is dead (answer
-	 * received + length); {@code uncertain} once a renewal's outcome was unknown.
-	 */
-	private static final class Held {
-
-		final UUID leaseId;
-
-		final long epoch;
-
-		final UUID itemId;
-
-		int leaseSeconds;
-
-		long aliveUntilNanos;
-
-		long deadAfterNanos;
-
-		Instant expiresAt;
-
-		boolean uncertain;
-
-		long renewedNanos;
-
-		int steps;
-
-		int checkpoints;
-
-		Held(UUID leaseId, long epoch, UUID itemId, int leaseSeconds) {
-			this.leaseId = leaseId;
-			this.epoch = epoch;
-			this.itemId = itemId;
-			this.leaseSeconds = leaseSeconds;
-		}
-
-		/**
-		 * A claim or renewal succeeded: the expiry is now + length on PostgreSQL's clock,
-		 * whatever earlier renewals with unknown outcomes did.
-		 */
-		void granted(Exchange exchange, int seconds, Instant expiresAt) {
-			this.leaseSeconds = seconds;
-			this.aliveUntilNanos = exchange.sentNanos() + seconds * 1_000_000_000L;
-			this.deadAfterNanos = exchange.receivedNanos() + seconds * 1_000_000_000L;
-			this.renewedNanos = exchange.receivedNanos();
-			this.expiresAt = expiresAt;
-			this.uncertain = false;
-		}
-
-	}
-
-	private record Past(UUID leaseId, UUID itemId, long epoch, long deadAfterNanos) {
+		return this.client.send(call.via(this.pacing.instance()).asWorker());
 	}
 
 }

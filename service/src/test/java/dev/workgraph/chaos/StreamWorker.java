@@ -1,12 +1,9 @@
 package dev.workgraph.chaos;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.UUID;
 
 import dev.workgraph.chaos.Client.Call;
@@ -30,32 +27,20 @@ import dev.workgraph.chaos.StreamConnection.Write;
  * As {@link SimulatedWorker}, a write is marked {@code stale} only when the worker knows
  * for certain that the lease is dead or the epoch wrong, so accepting it is a violation.
  */
-final class StreamWorker implements Runnable {
-
-	private static final int PAST_LEASES_KEPT = 12;
+final class StreamWorker extends Actor {
 
 	private final int index;
-
-	private final Random random;
-
-	private final Client client;
 
 	private final History history;
 
 	private final List<ServiceInstance> instances;
 
-	private final World world;
-
 	private final ChaosSettings settings;
-
-	private final Tally tally;
 
 	/** How many leases it holds at once (its handler slots). */
 	private final int capacity;
 
 	private int incarnation = 1;
-
-	private int instance;
 
 	private StreamConnection stream;
 
@@ -65,20 +50,16 @@ final class StreamWorker implements Runnable {
 
 	private final List<Held> held = new ArrayList<>();
 
-	private final Deque<Past> past = new ArrayDeque<>();
+	private final PastLeases past = new PastLeases();
 
 	StreamWorker(int index, long seed, Client client, History history, List<ServiceInstance> instances, World world,
 			ChaosSettings settings, Tally tally) {
+		super(seed, client, world, tally, settings.leaseSeconds(), index);
 		this.index = index;
-		this.random = new Random(seed);
-		this.client = client;
 		this.history = history;
 		this.instances = instances;
-		this.world = world;
 		this.settings = settings;
-		this.tally = tally;
 		this.capacity = 2 + this.random.nextInt(3);
-		this.instance = index;
 	}
 
 	String workerId() {
@@ -120,14 +101,14 @@ final class StreamWorker implements Runnable {
 	 * leases already held stay held.
 	 */
 	private void connect() {
-		StreamConnection opened = StreamConnection.open(this.history,
-				this.instances.get(this.instance % this.instances.size()), this.instance % this.instances.size(),
-				workerId(), this.client.streamToken(workerId()), this.settings.requestTimeout());
+		int at = this.pacing.instance() % this.instances.size();
+		StreamConnection opened = StreamConnection.open(this.history, this.instances.get(at), at, workerId(),
+				this.client.streamToken(workerId()), this.settings.requestTimeout());
 		if (opened == null) {
-			backOff();
+			this.pacing.backOff();
 			return;
 		}
-		this.leaseSeconds = leaseSeconds();
+		this.leaseSeconds = this.pacing.leaseSeconds();
 		this.queues = (this.random.nextInt(4) == 0)
 				? List.of(World.QUEUES.get(this.random.nextInt(World.QUEUES.size()))) : World.QUEUES;
 		int status = opened.hello(this.queues, this.leaseSeconds);
@@ -142,7 +123,7 @@ final class StreamWorker implements Runnable {
 				this.history.violation("expected-answers", workerId() + "'s stream hello was answered " + status);
 			}
 			opened.abort("hello answered " + status);
-			backOff();
+			this.pacing.backOff();
 			return;
 		}
 		this.stream = opened;
@@ -178,16 +159,14 @@ final class StreamWorker implements Runnable {
 	}
 
 	private void took(Exchange grant) {
-		Held lease = new Held(grant.leaseId(), grant.epoch(), grant.itemId(), this.leaseSeconds);
-		lease.granted(grant, this.leaseSeconds);
-		this.held.add(lease);
+		this.held.add(new Held(grant, this.leaseSeconds));
 		this.tally.add("stream_claims");
 		this.tally.add("claims");
 	}
 
 	private Held renewalDue() {
 		for (Held lease : this.held) {
-			if (lease.millisUntilRenewal() <= 0 && System.nanoTime() - lease.renewedNanos > 250_000_000L) {
+			if (lease.millisUntilRenewal() <= 0 && !lease.renewedJustNow()) {
 				return lease;
 			}
 		}
@@ -196,7 +175,7 @@ final class StreamWorker implements Runnable {
 
 	private void act(Held lease) {
 		if (!this.world.loading()) {
-			pause(5, 30);
+			this.pacing.pause(5, 30);
 			complete(lease, this.random.nextBoolean());
 			return;
 		}
@@ -243,11 +222,11 @@ final class StreamWorker implements Runnable {
 		long millis = (this.random.nextInt(5) == 0) ? 200 + this.random.nextInt(800) : 10 + this.random.nextInt(150);
 		long untilRenewal = this.held.stream().mapToLong(Held::millisUntilRenewal).min().orElse(millis);
 		// A renewal just answered is not sent again within a quarter second: no spinning.
-		pauseMillis(Math.max(5, Math.min(millis, untilRenewal)));
+		Pacing.pauseMillis(Math.max(5, Math.min(millis, untilRenewal)));
 	}
 
 	private void renew(Held lease) {
-		int seconds = leaseSeconds();
+		int seconds = this.pacing.leaseSeconds();
 		Reply reply = write(lease, Op.RENEW, "renew", Map.of("epoch", lease.epoch, "leaseSeconds", seconds));
 		if (reply.status() == 200) {
 			lease.granted(reply.exchange(), seconds);
@@ -262,7 +241,7 @@ final class StreamWorker implements Runnable {
 
 	/** Saves a checkpoint and renews the lease in the same write. */
 	private void checkpoint(Held lease) {
-		int seconds = leaseSeconds();
+		int seconds = this.pacing.leaseSeconds();
 		Reply reply = write(lease, Op.CHECKPOINT, "checkpoint", Map.of("epoch", lease.epoch, "data",
 				Map.of("step", lease.steps, "by", workerId()), "renewSeconds", seconds));
 		if (reply.status() == 201) {
@@ -282,25 +261,33 @@ final class StreamWorker implements Runnable {
 	 * takes this lease's slot without a credit.
 	 */
 	private void complete(Held lease, boolean next) {
-		Map<String, Object> body = new LinkedHashMap<>();
-		body.put("epoch", lease.epoch);
-		body.put("result", Map.of("by", workerId(), "lease", lease.leaseId.toString()));
-		if (next) {
-			body.put("claimNext", Map.of("queues", this.queues, "leaseSeconds", this.leaseSeconds));
-		}
-		Reply reply = send(
-				new Write(Op.COMPLETE, "complete", lease.leaseId, lease.itemId, lease.epoch, false, body, next));
+		Reply reply = send(completion(lease, next));
 		for (Reply grant : reply.entries()) {
 			if (grant.status() == 201) {
 				took(grant.exchange());
 				this.tally.add("stream_next_claims");
 			}
 		}
-		if (reply.status() == 200) {
+		completed(lease, reply);
+	}
+
+	/** Its result names its lease, so an item it changed would show it. */
+	private Write completion(Held lease, boolean next) {
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("epoch", lease.epoch);
+		body.put("result", Map.of("by", workerId(), "lease", lease.leaseId.toString()));
+		if (next) {
+			body.put("claimNext", Map.of("queues", this.queues, "leaseSeconds", this.leaseSeconds));
+		}
+		return new Write(Op.COMPLETE, "complete", lease.leaseId, lease.itemId, lease.epoch, false, body, next);
+	}
+
+	private void completed(Held lease, Reply reply) {
+		if (reply.ok()) {
 			this.tally.add("stream_completions");
 			ended(lease);
 		}
-		else if ("open_children".equals(reply.code()) || "unmet_dependencies".equals(reply.code())) {
+		else if (reply.releaseInstead()) {
 			release(lease);
 		}
 		else {
@@ -345,12 +332,12 @@ final class StreamWorker implements Runnable {
 			this.tally.add("stream_cut_mid_message");
 			this.stream.cutMidMessage(write);
 			adoptPushes();
-			this.instance++;
+			this.pacing.switchInstance();
 			return;
 		}
 		Map<String, Object> message = Map.of("type", "complete", "ref", -1, "leaseId", lease.leaseId.toString(), "body",
 				write.body());
-		if (HalfFrame.send(this.instances.get(this.instance % this.instances.size()),
+		if (HalfFrame.send(this.instances.get(this.pacing.instance() % this.instances.size()),
 				this.client.streamToken(workerId()), Client.JSON.writeValueAsString(message), this.random)) {
 			this.tally.add("stream_cut_mid_frame");
 		}
@@ -361,8 +348,8 @@ final class StreamWorker implements Runnable {
 		this.tally.add("stream_dropped_holding_leases");
 		this.stream.abort("dropped by the worker");
 		adoptPushes();
-		this.instance++;
-		pause(20, 300);
+		this.pacing.switchInstance();
+		this.pacing.pause(20, 300);
 	}
 
 	/**
@@ -375,7 +362,7 @@ final class StreamWorker implements Runnable {
 			return;
 		}
 		this.tally.add("stream_stalls_past_lease");
-		pauseMillis((lease.deadAfterNanos - System.nanoTime()) / 1_000_000 + 1 + this.random.nextInt(150));
+		Pacing.pauseMillis((lease.deadAfterNanos - System.nanoTime()) / 1_000_000 + 1 + this.random.nextInt(150));
 		staleWrite(lease.leaseId, lease.itemId, lease.epoch, lease.epoch);
 		ended(lease);
 	}
@@ -389,40 +376,20 @@ final class StreamWorker implements Runnable {
 		this.stream.abort("crashed");
 		this.stream = null;
 		for (Held lease : this.held) {
-			remember(lease, lease.uncertain ? Long.MAX_VALUE : lease.deadAfterNanos);
+			this.past.remember(lease, lease.uncertain ? Long.MAX_VALUE : lease.deadAfterNanos);
 		}
 		this.held.clear();
 		this.incarnation++;
-		pause(100, 600);
+		this.pacing.pause(100, 600);
 	}
 
 	/** The same completion twice at once, on the one stream: exactly one may succeed. */
 	private void duplicateComplete(Held lease) {
 		this.tally.add("stream_duplicate_requests");
-		Map<String, Object> body = Map.of("epoch", lease.epoch, "result",
-				Map.of("by", workerId(), "lease", lease.leaseId.toString()));
-		Write write = new Write(Op.COMPLETE, "complete", lease.leaseId, lease.itemId, lease.epoch, false, body, false);
+		Write write = completion(lease, false);
 		StreamConnection.Sent first = this.stream.send(write);
 		StreamConnection.Sent second = this.stream.send(write);
-		Reply[] replies = { this.stream.answer(first), this.stream.answer(second) };
-		if (replies[0].ok() || replies[1].ok()) {
-			this.tally.add("stream_completions");
-			ended(lease);
-			return;
-		}
-		for (Reply reply : replies) {
-			if ("open_children".equals(reply.code()) || "unmet_dependencies".equals(reply.code())) {
-				release(lease);
-				return;
-			}
-		}
-		for (Reply reply : replies) {
-			if (reply.exchange().staleRejection()) {
-				lost(lease);
-				return;
-			}
-		}
-		settle(lease, replies[0].unavailable() ? replies[0] : replies[1]);
+		completed(lease, Reply.decisive(this.stream.answer(first), this.stream.answer(second)));
 	}
 
 	/**
@@ -431,9 +398,9 @@ final class StreamWorker implements Runnable {
 	 */
 	private void replayStale(Held lease) {
 		if (!this.past.isEmpty() && this.random.nextBoolean()) {
-			Past old = List.copyOf(this.past).get(this.random.nextInt(this.past.size()));
-			if (System.nanoTime() > old.deadAfterNanos) {
-				staleWrite(old.leaseId, old.itemId, old.epoch, old.epoch);
+			PastLeases.Past old = this.past.any(this.random);
+			if (old.surelyDead()) {
+				staleWrite(old.leaseId(), old.itemId(), old.epoch(), old.epoch());
 			}
 			return;
 		}
@@ -472,10 +439,10 @@ final class StreamWorker implements Runnable {
 			return;
 		}
 		for (int attempt = 0; attempt < 40 && !this.world.stopped(); attempt++) {
-			backOff();
+			this.pacing.backOff();
 			Reply read = this.client.send(Call.get(workerId(), Op.READ, "/leases/" + lease.leaseId)
 				.item(lease.itemId)
-				.via(this.instance)
+				.via(this.pacing.instance())
 				.asWorker());
 			if (read.status() == 200) {
 				if (!read.body().path("active").asBoolean()) {
@@ -484,17 +451,15 @@ final class StreamWorker implements Runnable {
 				return;
 			}
 		}
-		remember(lease, Long.MAX_VALUE);
+		this.past.remember(lease, Long.MAX_VALUE);
 		this.held.remove(lease);
 	}
 
 	/** A renewal (or checkpoint) whose outcome is unknown may have renewed it. */
 	private void uncertain(Held lease, Reply reply, int seconds) {
-		lease.uncertain = true;
-		lease.deadAfterNanos = Math.max(lease.deadAfterNanos,
-				reply.exchange().receivedNanos() + seconds * 1_000_000_000L);
+		lease.mayHaveBeenRenewed(reply.exchange(), seconds);
 		if (reply.unavailable()) {
-			backOff();
+			this.pacing.backOff();
 		}
 	}
 
@@ -519,102 +484,20 @@ final class StreamWorker implements Runnable {
 				.lease(write.leaseId(), write.epoch())
 				.item(write.itemId())
 				.stale(write.stale())
-				.via(this.instance)
+				.via(this.pacing.instance())
 				.asWorker());
 		}
 		return this.stream.write(write);
 	}
 
 	private void ended(Held lease) {
-		remember(lease, System.nanoTime());
+		this.past.remember(lease, System.nanoTime());
 		this.held.remove(lease);
 	}
 
 	private void lost(Held lease) {
 		this.tally.add("leases_lost");
 		ended(lease);
-	}
-
-	private void remember(Held lease, long deadAfterNanos) {
-		this.past.addLast(new Past(lease.leaseId, lease.itemId, lease.epoch, deadAfterNanos));
-		if (this.past.size() > PAST_LEASES_KEPT) {
-			this.past.removeFirst();
-		}
-	}
-
-	private int leaseSeconds() {
-		List<Integer> choices = this.settings.leaseSeconds();
-		return choices.get(this.random.nextInt(choices.size()));
-	}
-
-	private void backOff() {
-		this.instance++;
-		pause(100, 500);
-	}
-
-	private void pause(int minMillis, int maxMillis) {
-		pauseMillis(minMillis + this.random.nextInt(maxMillis - minMillis + 1));
-	}
-
-	private static void pauseMillis(long millis) {
-		if (millis > 0) {
-			try {
-				Thread.sleep(millis);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
-	}
-
-	/**
-	 * A lease held: {@code aliveUntilNanos} when it surely still lives (the earliest it
-	 * can have been granted or renewed, plus its length), {@code deadAfterNanos} when it
-	 * is surely dead (the answer, plus its length).
-	 */
-	private static final class Held {
-
-		final UUID leaseId;
-
-		final long epoch;
-
-		final UUID itemId;
-
-		int leaseSeconds;
-
-		long aliveUntilNanos;
-
-		long deadAfterNanos;
-
-		boolean uncertain;
-
-		long renewedNanos;
-
-		int steps;
-
-		Held(UUID leaseId, long epoch, UUID itemId, int leaseSeconds) {
-			this.leaseId = leaseId;
-			this.epoch = epoch;
-			this.itemId = itemId;
-			this.leaseSeconds = leaseSeconds;
-		}
-
-		void granted(Exchange exchange, int seconds) {
-			this.leaseSeconds = seconds;
-			this.aliveUntilNanos = exchange.sentNanos() + seconds * 1_000_000_000L;
-			this.deadAfterNanos = exchange.receivedNanos() + seconds * 1_000_000_000L;
-			this.renewedNanos = exchange.receivedNanos();
-			this.uncertain = false;
-		}
-
-		/** Renews halfway through what is surely left. */
-		long millisUntilRenewal() {
-			return (this.aliveUntilNanos - System.nanoTime()) / 1_000_000 - this.leaseSeconds * 500L;
-		}
-
-	}
-
-	private record Past(UUID leaseId, UUID itemId, long epoch, long deadAfterNanos) {
 	}
 
 }
