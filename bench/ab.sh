@@ -149,10 +149,12 @@ run() { # side port database seconds
 		echo "ab: side B's change stream (lease.ended, from the change's transaction start): $(cat "$delay_file")" >&2
 	fi
 	drain "$db"
-	local result items errors us p99 complete_p99 generator
+	local result items errors us p99 complete_p99 generator batches empty
 	result=$(echo "$out" | grep '^wg-result ' | sed 's/^wg-result //')
 	items=$(echo "$result" | sed -E 's/.*"items":([0-9]+).*/\1/')
 	errors=$(echo "$result" | sed -E 's/.*"errors":([0-9]+).*/\1/')
+	batches=$(echo "$result" | sed -E 's/.*"batches":([0-9]+).*/\1/')
+	empty=$(echo "$result" | sed -E 's/.*"emptyClaims":([0-9]+).*/\1/')
 	us=$(echo "$result" | sed -E 's/.*"durationUs":([0-9]+).*/\1/')
 	p99=$(echo "$result" | sed -E 's/.*"claimUs":\{[^}]*"p99":([0-9.]+).*/\1/')
 	complete_p99=$(echo "$result" | sed -E 's/.*"completeUs":\{[^}]*"p99":([0-9.]+).*/\1/')
@@ -161,10 +163,10 @@ run() { # side port database seconds
 		echo "ab: side $side used up its supply ($items of $((seconds * SUPPLY_PER_SECOND)) items): the rate is the supply's; raise SUPPLY_PER_SECOND" >&2
 	fi
 	awk -v i="$items" -v us="$us" -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" -v side="$side" -v e="$errors" \
-		-v open="$([[ $MODE == open ]] && echo 1 || echo 0)" -v p99="$p99" -v cp99="$complete_p99" -v at="$(date -u +%H:%M:%S)" -v g="$generator" \
+		-v open="$([[ $MODE == open ]] && echo 1 || echo 0)" -v p99="$p99" -v cp99="$complete_p99" -v at="$(date -u +%H:%M:%S)" -v g="$generator" -v b="$batches" -v empty="$empty" \
 		'BEGIN { rate = i / (us / 1e6); cpu = (i > 0) ? t * 1000 / hz / i : 0;
 		         printf "%.2f %.3f\n", open ? p99 / 1000 : rate, cpu;
-		         printf "%s items/s=%.0f claim_p99_ms=%.2f complete_p99_ms=%.2f service_ms_per_item=%.3f generator_ms_per_item=%.3f errors=%d at=%s\n", side, rate, p99 / 1000, cp99 / 1000, cpu, (i > 0) ? g * 1000 / i : 0, e, at > "/dev/stderr" }'
+		         printf "%s items/s=%.0f claim_p99_ms=%.2f complete_p99_ms=%.2f service_ms_per_item=%.3f generator_ms_per_item=%.3f errors=%d empty_claims=%d%s at=%s\n", side, rate, p99 / 1000, cp99 / 1000, cpu, (i > 0) ? g * 1000 / i : 0, e, empty, (b > 0) ? sprintf(" items_per_batch=%.1f", i / b) : "", at > "/dev/stderr" }'
 }
 
 start A "$PORT_A" "$DB_A" "$JAR_A" "$JAVA_OPTS_A" "${ARGS_A:-}"
