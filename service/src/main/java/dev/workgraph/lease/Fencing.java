@@ -204,18 +204,22 @@ public class Fencing {
 	}
 
 	/**
-	 * {@link #LOCK_ITEM_OF_LEASE}, then the guarded {@code ending} in the same round
-	 * trip: the ending's row, or the rejection when the lease is not current.
+	 * {@link #LOCK_ITEM_OF_LEASE}, then {@code guarded} (a write that checks
+	 * {@link #LEASE_IS_CURRENT} itself) in the same round trip: the write's row, or the
+	 * rejection when the lease is not current. {@code params} hold the lease's
+	 * {@code leaseId} and {@code epoch} besides the write's own. Call it in a
+	 * transaction, which a rejection rolls back (see {@link #complete} for why one might
+	 * be needed).
 	 */
-	private <T> T lockedThen(String ending, RowMapper<T> rows, Map<String, Object> params, UUID leaseId, long epoch) {
+	public <T> T lockItemThen(String guarded, RowMapper<T> rows, Map<String, Object> params, UUID leaseId, long epoch) {
 		OneRoundTrip.Answers<LockedLease, T> answers = this.oneRoundTrip.query(LOCK_ITEM_OF_LEASE, Fencing::lockedLease,
-				ending, rows, params);
+				guarded, rows, params);
 		current(answers.first(), leaseId, epoch);
 		return answers.second().stream().findFirst().orElseThrow(() -> rejection(leaseId, epoch));
 	}
 
 	/** The parameters of {@link #LEASE_IS_CURRENT}, in a map that takes more. */
-	private static Map<String, Object> guard(UUID leaseId, long epoch) {
+	public static Map<String, Object> guard(UUID leaseId, long epoch) {
 		Map<String, Object> params = new HashMap<>();
 		params.put("leaseId", leaseId);
 		params.put("epoch", epoch);
@@ -252,7 +256,7 @@ public class Fencing {
 		Map<String, Object> params = guard(leaseId, epoch);
 		params.put("outcome", outcome.wire());
 		params.put("reason", reason);
-		LeaseView ended = lockedThen(END_IF_CURRENT, LeaseRows::map, params, leaseId, epoch);
+		LeaseView ended = lockItemThen(END_IF_CURRENT, LeaseRows::map, params, leaseId, epoch);
 		this.metrics.ended(outcome, 1);
 		return ended;
 	}
@@ -285,7 +289,7 @@ public class Fencing {
 	public Completion complete(UUID leaseId, long epoch, String result) {
 		Map<String, Object> params = guard(leaseId, epoch);
 		params.put("result", result);
-		Completion completion = lockedThen(COMPLETE_IF_CURRENT, Fencing::completion, params, leaseId, epoch);
+		Completion completion = lockItemThen(COMPLETE_IF_CURRENT, Fencing::completion, params, leaseId, epoch);
 		if (completion.completed()) {
 			this.metrics.ended(LeaseOutcome.COMPLETED, 1);
 		}

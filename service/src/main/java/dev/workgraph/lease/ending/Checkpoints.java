@@ -1,5 +1,6 @@
 package dev.workgraph.lease.ending;
 
+import java.util.Map;
 import java.util.UUID;
 
 import dev.workgraph.lease.Fencing;
@@ -12,15 +13,14 @@ import dev.workgraph.sql.Transactions;
 import dev.workgraph.view.CheckpointView;
 import dev.workgraph.view.CheckpointViews;
 
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
  * Writes checkpoints (docs/http-api.md, "Checkpoints"): fenced like every lease mutation,
- * and numbered per item under the item's row lock, which {@link Fencing#lockItem} takes
- * first, so two checkpoints of one item never race for a number and none is written after
- * the lease ended (an ending locks the same row). The renewal, when asked, happens in the
- * same transaction: a checkpoint that was refused renews nothing.
+ * and numbered per item under the item's row lock, which {@link Fencing#lockItemThen}
+ * takes first, so two checkpoints of one item never race for a number and none is written
+ * after the lease ended (an ending locks the same row). The renewal, when asked, happens
+ * in the same transaction: a checkpoint that was refused renews nothing.
  */
 @Repository
 class Checkpoints {
@@ -57,16 +57,13 @@ class Checkpoints {
 			""".formatted(Fencing.leaseByKey(":leaseId"), Fencing.LEASE_IS_CURRENT, CheckpointViews.COLUMNS,
 			LeaseRows.active("l", LeaseRows.PREFIX_BESIDE_ITEM));
 
-	private final JdbcClient jdbc;
-
 	private final Transactions transactions;
 
 	private final Fencing fencing;
 
 	private final LeaseProperties properties;
 
-	Checkpoints(JdbcClient jdbc, Transactions transactions, Fencing fencing, LeaseProperties properties) {
-		this.jdbc = jdbc;
+	Checkpoints(Transactions transactions, Fencing fencing, LeaseProperties properties) {
 		this.transactions = transactions;
 		this.fencing = fencing;
 		this.properties = properties;
@@ -83,18 +80,13 @@ class Checkpoints {
 		Integer renewSeconds = (request.renewSeconds() != null)
 				? this.properties.checkedSeconds(request.renewSeconds(), "renewSeconds") : null;
 		String data = Json.objectText(request.data());
-		return this.transactions.inTransaction(() -> {
-			this.fencing.lockItem(leaseId, epoch);
-			return this.jdbc.sql(WRITE_IF_CURRENT)
-				.param("leaseId", leaseId)
-				.param("epoch", epoch)
-				.param("renewSeconds", renewSeconds)
-				.param("data", data)
-				.query((rs, n) -> new Written(CheckpointViews.map(rs, n),
-						LeaseRows.read(rs, LeaseRows.PREFIX_BESIDE_ITEM)))
-				.optional()
-				.orElseThrow(() -> this.fencing.rejection(leaseId, epoch));
-		});
+		Map<String, Object> params = Fencing.guard(leaseId, epoch);
+		params.put("renewSeconds", renewSeconds);
+		params.put("data", data);
+		// The lock and the write in one round trip, as a completion sends them.
+		return this.transactions.inTransaction(() -> this.fencing.lockItemThen(WRITE_IF_CURRENT,
+				(rs, n) -> new Written(CheckpointViews.map(rs, n), LeaseRows.read(rs, LeaseRows.PREFIX_BESIDE_ITEM)),
+				params, leaseId, epoch));
 	}
 
 	/** The answer of {@code POST /leases/{id}/checkpoints}. */
