@@ -98,6 +98,22 @@ start() { # side port database jar java-opts args
 
 supply() { # database seconds
 	ab_supply "$1" $(($2 * SUPPLY_PER_SECOND))
+	settle_outbox "$1"
+}
+
+# A build with the change outbox writes a change for every supplied item (created, ready), and
+# its sequencer numbers them after the supply commits: some 10^5 rows, seconds of PostgreSQL's
+# time that would land in the round that follows. Wait until they are numbered, so that a round
+# measures the load it drives, as on a build without the outbox.
+settle_outbox() { # database
+	local pending
+	[[ $("${PSQL[@]}" -At -d "$1" -c "select to_regclass('change_pending') is not null") == t ]] || return 0
+	for _ in $(seq 1 120); do
+		pending=$("${PSQL[@]}" -At -d "$1" -c "select count(*) from change_pending")
+		((pending == 0)) && return
+		sleep 0.5
+	done
+	echo "ab: $pending changes still waited for the sequencer after 60 s" >&2
 }
 
 supply_open() { # database seconds: what RATE claims per second need, and a second more
@@ -111,6 +127,7 @@ drain() { # database: what a run left ready is taken out of circulation
 		from taken t where w.id = t.item_id;"
 	# Dead rows of the run vacuumed away, so that no run inherits another's bloat.
 	"${PSQL[@]}" -d "$1" -c "vacuum ready_items, leases, work_items"
+	settle_outbox "$1"
 }
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
