@@ -28,6 +28,7 @@ public enum ProblemCode {
 	PAYLOAD_TOO_LARGE(HttpStatus.CONTENT_TOO_LARGE, "Payload too large"),
 	UNSUPPORTED_MEDIA_TYPE(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type"),
 	TOO_MANY_WAITING_CLAIMS(HttpStatus.TOO_MANY_REQUESTS, "Too many waiting claims"),
+	TOO_MANY_STREAMS(HttpStatus.TOO_MANY_REQUESTS, "Too many worker streams"),
 	SERVICE_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "Service unavailable"),
 	INTERNAL_ERROR(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error");
 

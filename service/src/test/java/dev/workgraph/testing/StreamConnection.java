@@ -2,6 +2,7 @@ package dev.workgraph.testing;
 
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.net.http.WebSocketHandshakeException;
 import java.time.Duration;
@@ -60,13 +61,22 @@ public final class StreamConnection implements AutoCloseable {
 
 	/** The HTTP status a refused handshake answered. */
 	public static int refusedHandshake(int port, String token) {
+		HttpResponse<?> refused = refusal(port, token);
+		return (refused != null) ? refused.statusCode() : 101;
+	}
+
+	/**
+	 * What a refused handshake answered (its status and body); null when the stream
+	 * opened (it is closed again at once).
+	 */
+	public static HttpResponse<?> refusal(int port, String token) {
 		try {
 			new StreamConnection(port, token).close();
-			return 101;
+			return null;
 		}
 		catch (CompletionException ex) {
 			if (ex.getCause() instanceof WebSocketHandshakeException refused) {
-				return refused.getResponse().statusCode();
+				return refused.getResponse();
 			}
 			throw ex;
 		}

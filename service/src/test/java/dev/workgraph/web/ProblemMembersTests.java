@@ -39,11 +39,12 @@ class ProblemMembersTests extends LeaseTestSupport {
 	/**
 	 * Only a failing database or an overloaded service answers the first two; access
 	 * control, off in this test, the others (the access tests check its problems; the cap
-	 * on one token's waiting claims is ReadyWaitersTests').
+	 * on one token's waiting claims is ReadyWaitersTests', on its streams
+	 * StreamsPerTokenTests').
 	 */
 	private static final Set<ProblemCode> NOT_PROVOKED_HERE = EnumSet.of(ProblemCode.SERVICE_UNAVAILABLE,
 			ProblemCode.INTERNAL_ERROR, ProblemCode.UNAUTHENTICATED, ProblemCode.FORBIDDEN,
-			ProblemCode.TOO_MANY_WAITING_CLAIMS);
+			ProblemCode.TOO_MANY_WAITING_CLAIMS, ProblemCode.TOO_MANY_STREAMS);
 
 	@Test
 	void everyProblemCodeTheApiAnswersHasEachMemberOnce() {

@@ -27,6 +27,13 @@ final class WorkerStream {
 	/** The token was revoked (or no longer holds): the worker should stop. */
 	static final CloseStatus TOKEN_REVOKED = new CloseStatus(4401, "unauthenticated: the token was revoked");
 
+	/**
+	 * The token already holds as many streams on this instance as it may: for a stream
+	 * whose handshake raced past the check with another of its token's (else a 429).
+	 */
+	static final CloseStatus TOO_MANY_STREAMS = new CloseStatus(4429,
+			"too_many_streams: this token already has as many streams open here as it may");
+
 	/** The instance is shutting down: the worker should connect again (to another). */
 	static final CloseStatus GOING_AWAY = CloseStatus.GOING_AWAY.withReason("the service is shutting down");
 
@@ -65,9 +72,14 @@ final class WorkerStream {
 	WorkerStream(WebSocketSession session, Authentication authentication, long generation) {
 		this.session = session;
 		this.authentication = authentication;
-		this.token = (authentication != null && authentication.getPrincipal() instanceof Caller caller)
-				? caller.tokenId() : null;
+		this.token = tokenOf(authentication);
 		this.checkedGeneration = generation;
+	}
+
+	/** The token of whoever opens a stream, when it can be revoked; else null. */
+	static UUID tokenOf(Authentication authentication) {
+		return (authentication != null && authentication.getPrincipal() instanceof Caller caller) ? caller.tokenId()
+				: null;
 	}
 
 	/** Who opened the stream, or null with access control off. */

@@ -33,13 +33,17 @@ class WorkerStreamConfiguration implements WebSocketConfigurer {
 
 	private final WorkerStreamHandler handler;
 
-	WorkerStreamConfiguration(WorkerStreamHandler handler) {
+	private final WorkerStreams streams;
+
+	WorkerStreamConfiguration(WorkerStreamHandler handler, WorkerStreams streams) {
 		this.handler = handler;
+		this.streams = streams;
 	}
 
 	@Override
 	public void registerWebSocketHandlers(WebSocketHandlerRegistry registry) {
-		registry.addHandler(this.handler, PATH).addInterceptors(new CallerHandshake());
+		registry.addHandler(this.handler, PATH)
+			.addInterceptors(new CallerHandshake(), new StreamsPerTokenHandshake(this.streams));
 	}
 
 	@Bean

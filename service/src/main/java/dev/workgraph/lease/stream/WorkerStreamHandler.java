@@ -88,7 +88,9 @@ class WorkerStreamHandler extends TextWebSocketHandler {
 		Authentication authentication = (Authentication) session.getAttributes().get(CallerHandshake.AUTHENTICATION);
 		WorkerStream stream = new WorkerStream(out, authentication, this.streams.generation());
 		session.getAttributes().put(STREAM, stream);
-		this.streams.opened(stream);
+		if (!this.streams.opened(stream)) {
+			stream.close(WorkerStream.TOO_MANY_STREAMS);
+		}
 	}
 
 	/** Messages arrive in fragments of the container's buffer; see {@link #assembled}. */

@@ -1,6 +1,7 @@
 package dev.workgraph.lease.stream;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,6 +25,11 @@ import org.springframework.stereotype.Component;
  * answers, none of them does anything more, and closes them. While the listener is away
  * or silent, and after a revocation of every token, each stream reads its token again
  * before its next message.
+ *
+ * <p>
+ * One token may hold at most {@code workgraph.stream.max-streams-per-token} streams open
+ * on this instance: counted when a stream opens, given back once when it closes, however
+ * it closes (every opened stream is closed once by the container).
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -34,6 +40,11 @@ class WorkerStreams implements ChannelSubscriber {
 	private final Transactions transactions;
 
 	private final TokenLocks tokens;
+
+	/** Streams open per token (a stream without a token is not counted). */
+	private final Map<UUID, Integer> perToken = new ConcurrentHashMap<>();
+
+	private final int maxPerToken;
 
 	/**
 	 * Moves on whenever revocations may have gone unheard: a stream whose token was last
@@ -46,21 +57,60 @@ class WorkerStreams implements ChannelSubscriber {
 	/** System.nanoTime until which what the listener heard is trusted. */
 	private volatile long trustedUntil;
 
-	WorkerStreams(Transactions transactions, TokenLocks tokens) {
+	WorkerStreams(Transactions transactions, TokenLocks tokens, WorkerStreamProperties properties) {
 		this.transactions = transactions;
 		this.tokens = tokens;
+		this.maxPerToken = properties.maxStreamsPerToken();
 	}
 
 	long generation() {
 		return this.generation;
 	}
 
-	void opened(WorkerStream stream) {
-		this.open.add(stream);
+	/** How many streams one token may hold open on this instance. */
+	int maxPerToken() {
+		return this.maxPerToken;
 	}
 
+	/**
+	 * Whether the token may open one more stream now: asked at the handshake, so that a
+	 * refusal can be a 429; {@link #opened} decides.
+	 */
+	boolean hasRoom(UUID token) {
+		return token == null || this.perToken.getOrDefault(token, 0) < this.maxPerToken;
+	}
+
+	/**
+	 * Counts the stream in; false when its token already holds as many as it may (the
+	 * stream is not counted, and is to be closed).
+	 */
+	boolean opened(WorkerStream stream) {
+		UUID token = stream.token();
+		if (token != null) {
+			boolean[] admitted = new boolean[1];
+			this.perToken.compute(token, (key, count) -> {
+				int held = (count != null) ? count : 0;
+				admitted[0] = held < this.maxPerToken;
+				return admitted[0] ? held + 1 : count;
+			});
+			if (!admitted[0]) {
+				return false;
+			}
+		}
+		this.open.add(stream);
+		return true;
+	}
+
+	/** The stream closed: its token's count goes down, once, if it was counted. */
 	void closed(WorkerStream stream) {
-		this.open.remove(stream);
+		if (this.open.remove(stream) && stream.token() != null) {
+			this.perToken.computeIfPresent(stream.token(), (token, count) -> (count > 1) ? count - 1 : null);
+		}
+	}
+
+	/** How many streams the token holds open on this instance. */
+	int openBy(UUID token) {
+		return this.perToken.getOrDefault(token, 0);
 	}
 
 	/** How many streams are open on this instance. */
