@@ -42,9 +42,12 @@ class WebhookController {
 
 	private final AllowedHosts allowedHosts;
 
-	WebhookController(Webhooks webhooks, WebhookProperties properties) {
+	private final WebhookDispatcher dispatcher;
+
+	WebhookController(Webhooks webhooks, WebhookProperties properties, WebhookDispatcher dispatcher) {
 		this.webhooks = webhooks;
 		this.allowedHosts = new AllowedHosts(properties.allowedHosts());
+		this.dispatcher = dispatcher;
 	}
 
 	@PostMapping
@@ -74,6 +77,7 @@ class WebhookController {
 		WebhookView created = this.webhooks.insert(Uuid7.next(), request.url(), List.copyOf(types), secret,
 				Caller.currentName());
 		log.info("Webhook {} created for {} by {}", created.id(), created.url(), Caller.currentName());
+		this.dispatcher.created();
 		return ResponseEntity.created(URI.create("/webhooks/" + created.id()))
 			.body(new CreatedWebhook(created.id(), created.url(), created.types(), secret, created.lastSeq(),
 					created.createdAt()));

@@ -42,6 +42,8 @@ class Webhooks {
 
 	static final String EXISTS = "select exists (select from webhooks where id = :id)";
 
+	static final String ANY_ENABLED = "select exists (select from webhooks where disabled_at is null)";
+
 	static final String DELIVERIES = """
 			select seq, message_id, attempt, at, outcome, status, error, millis
 			from webhook_deliveries where webhook_id = :id order by id desc limit :limit
@@ -128,6 +130,11 @@ class Webhooks {
 			)
 			select disabled from failed
 			""";
+
+	/** Whether any webhook is enabled, i.e. could have changes to deliver. */
+	boolean anyEnabled() {
+		return Boolean.TRUE.equals(this.jdbc.sql(ANY_ENABLED).query(Boolean.class).single());
+	}
 
 	/** Disabled at once: a target the allowed hosts no longer allow. */
 	static final String DISABLE = """

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.annotation.Autowired;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -29,6 +31,9 @@ class WebhookDeliveryTests extends ServiceTest {
 	private final JsonMapper json = JsonMapper.builder().build();
 
 	private Receiver receiver;
+
+	@Autowired
+	private Webhooks webhooks;
 
 	@BeforeEach
 	void startReceiver() throws Exception {
@@ -184,6 +189,30 @@ class WebhookDeliveryTests extends ServiceTest {
 		assertThat(this.receiver.received()).isEmpty();
 		assertThat(this.api.delete("/webhooks/" + id).code()).isEqualTo("not_found");
 		assertThat(this.api.get("/webhooks/" + id + "/deliveries").code()).isEqualTo("not_found");
+	}
+
+	/**
+	 * While no webhook is enabled, publications wake no scan; the dispatcher looks again
+	 * once per poll interval, also while changes are published faster than that, so a
+	 * webhook another instance created (here: written without this instance's API) is
+	 * delivered to.
+	 */
+	@Test
+	void aWebhookAnotherInstanceCreatedIsDeliveredWhileChangesKeepComing() throws Exception {
+		this.jdbc.sql("delete from webhooks").update();
+		long until = System.nanoTime() + Duration.ofMillis(500).toNanos();
+		while (System.nanoTime() < until) {
+			createItem("before any webhook", "queue", "hooks");
+		}
+		WebhookView elsewhere = this.webhooks.insert(UUID.randomUUID(), this.receiver.url("/elsewhere"),
+				List.of("item.created"), WebhookSecrets.newSecret(), "another instance");
+		Eventually.until("a change delivered to the webhook another instance made", PROMPTLY, Duration.ofMillis(5),
+				() -> {
+					createItem("while changes keep coming", "queue", "hooks");
+					return !this.receiver.accepted().isEmpty();
+				});
+		assertThat(this.receiver.accepted().getFirst().path()).isEqualTo("/elsewhere");
+		assertThat(this.api.delete("/webhooks/" + elsewhere.id()).status()).isEqualTo(204);
 	}
 
 	@Test
