@@ -33,7 +33,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 		"workgraph.security.bootstrap-admin-token=" + ConsoleSignInBrowserTests.ADMIN_TOKEN })
 class ConsoleSignInBrowserTests extends ServiceTest {
 
-	static final String ADMIN_TOKEN = "console-test-admin-token-0123456789abcdef";
+	/**
+	 * The access tests' bootstrap token, so that they share one service (one Spring
+	 * context, not one more to start).
+	 */
+	static final String ADMIN_TOKEN = "access-tests-bootstrap-admin-token";
 
 	private static Browser browser;
 

@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import org.springframework.boot.SpringApplication;
+
 /**
  * A real PgBouncer in transaction mode, started by a test in front of a PostgreSQL
  * server: its own configuration, log and free loopback port in a temporary directory,
@@ -75,7 +77,9 @@ public final class PgBouncer implements AutoCloseable {
 				.start();
 			process.getOutputStream().close();
 			PgBouncer bouncer = new PgBouncer(directory, listenPort, process);
-			Runtime.getRuntime().addShutdownHook(new Thread(bouncer::close));
+			// Stopped at the JVM's exit once the cached contexts that may use it have
+			// closed, not under them (see TestDatabase).
+			SpringApplication.getShutdownHandlers().add(bouncer::close);
 			bouncer.awaitListening();
 			return bouncer;
 		}

