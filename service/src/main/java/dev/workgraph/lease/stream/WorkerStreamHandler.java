@@ -22,10 +22,12 @@ import tools.jackson.core.JsonParser;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContext;
 import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.TransactionException;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
@@ -165,7 +167,7 @@ class WorkerStreamHandler extends TextWebSocketHandler {
 			if (type == null) {
 				throw new RequestRejected(ProblemCode.MALFORMED_REQUEST, "A message needs a 'type' (a string)");
 			}
-			if (!this.streams.tokenHolds(stream)) {
+			if (!tokenHolds(stream, type)) {
 				return; // closed: nothing more is done for it
 			}
 			SecurityContext context = SecurityContextHolder.createEmptyContext();
@@ -220,6 +222,25 @@ class WorkerStreamHandler extends TextWebSocketHandler {
 		}
 		this.grants.start(stream, claiming);
 		return new Welcome(workerId, queues, seconds);
+	}
+
+	/**
+	 * Whether the stream's token still holds for this message. A credit is kept when the
+	 * token cannot be read because the database is away: it only lets leases be pushed,
+	 * and every grant checks and locks the token in its own transaction, whereas the
+	 * failure's answer carries no ref for the worker to place, and the worker would wait
+	 * for a push that never comes.
+	 */
+	private boolean tokenHolds(WorkerStream stream, String type) {
+		try {
+			return this.streams.tokenHolds(stream);
+		}
+		catch (DataAccessException | TransactionException ex) {
+			if (!"credit".equals(type)) {
+				throw ex;
+			}
+			return !stream.revoked();
+		}
 	}
 
 	/** {@code credit}: the worker can take this many more leases (fewer, if negative). */
