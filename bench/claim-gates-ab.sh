@@ -31,21 +31,7 @@ service_statement dev.workgraph.lease.claim.QueueGates ADMITS_ONE > "$work/admit
 
 createdb "$db"
 apply_migrations "$db"
-psql -q -X -v ON_ERROR_STOP=1 -d "$db" <<SQL
-set synchronous_commit = off;
-insert into work_items (id, title, status, epoch, created_at, updated_at, closed_at, result)
-select lpad(to_hex(i), 32, '0')::uuid, 'done ' || i, 'completed', 1, now(), now(), now(), '{}'
-from generate_series(1, $items - $ready) i;
-with ready as (
-    insert into work_items (id, title, status, priority, ready_since)
-    select lpad(to_hex($items + i), 32, '0')::uuid, 'ready ' || i, 'ready', i % 3, clock_timestamp()
-    from generate_series(1, $ready) i
-    returning id, queue, priority, ready_since
-)
-insert into ready_items (item_id, queue, priority, ready_since)
-select id, queue, priority, ready_since from ready;
-vacuum analyze work_items, ready_items;
-SQL
+load_completed_and_ready "$db" "$items" "$ready"
 
 # The service binds :leaseId, :workerId, :leaseSeconds and :continuitySeconds.
 python3 - "$work" <<'PY'

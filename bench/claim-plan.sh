@@ -28,24 +28,7 @@ service_statement dev.workgraph.lease.claim.Claims "$statement" > "$work/claim.s
 createdb "$db"
 apply_migrations "$db"
 
-psql -q -X -v ON_ERROR_STOP=1 -d "$db" <<SQL
-set synchronous_commit = off;
-insert into work_items (id, title, status, epoch, created_at, updated_at, closed_at, result)
--- Ids in creation order, like the service's UUIDv7s: the load appends to the primary key.
-select lpad(to_hex(i), 32, '0')::uuid, 'done ' || i, 'completed', 1, now(), now(), now(), '{}'
-from generate_series(1, $items - $ready) i;
-with ready as (
-    insert into work_items (id, title, status, priority, ready_since)
-    select lpad(to_hex($items + i), 32, '0')::uuid, 'ready ' || i, 'ready', i % 3, clock_timestamp()
-    from generate_series(1, $ready) i
-    returning id, queue, priority, ready_since
-)
-insert into ready_items (item_id, queue, priority, ready_since, preferred_worker_id)
-select id, queue, priority, ready_since,
-    case when row_number() over (order by ready_since) <= 10 then 'plan-worker' end
-from ready;
-vacuum analyze work_items, ready_items;
-SQL
+load_completed_and_ready "$db" "$items" "$ready" plan-worker
 if [[ -n "${SCHEDULED:-}" ]]; then
 	# Scheduled items: blocked, not in the claim queue, found by the promoter's partial index.
 	psql -q -X -v ON_ERROR_STOP=1 -d "$db" <<SQL

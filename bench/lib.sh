@@ -111,3 +111,26 @@ round_ratios() {
 	paste -d' ' <(tr ' ' '\n' <<< "$1") <(tr ' ' '\n' <<< "$2") |
 		awk '{ printf "%s%.3f", (NR > 1) ? "," : "", $2 / $1 }'
 }
+
+# Bulk-loads ITEMS items into a plan script's database: all completed but READY ready ones (in
+# the default queue), ids in creation order like the service's UUIDv7s (the load appends to the
+# primary key); with WORKER, the 10 oldest ready items are preferred for that worker.
+load_completed_and_ready() { # database items ready [worker]
+	psql -q -X -v ON_ERROR_STOP=1 -d "$1" <<SQL
+set synchronous_commit = off;
+insert into work_items (id, title, status, epoch, created_at, updated_at, closed_at, result)
+select lpad(to_hex(i), 32, '0')::uuid, 'done ' || i, 'completed', 1, now(), now(), now(), '{}'
+from generate_series(1, $2 - $3) i;
+with ready as (
+    insert into work_items (id, title, status, priority, ready_since)
+    select lpad(to_hex($2 + i), 32, '0')::uuid, 'ready ' || i, 'ready', i % 3, clock_timestamp()
+    from generate_series(1, $3) i
+    returning id, queue, priority, ready_since
+)
+insert into ready_items (item_id, queue, priority, ready_since, preferred_worker_id)
+select id, queue, priority, ready_since,
+    case when row_number() over (order by ready_since) <= 10 then nullif('${4:-}', '') end
+from ready;
+vacuum analyze work_items, ready_items;
+SQL
+}
