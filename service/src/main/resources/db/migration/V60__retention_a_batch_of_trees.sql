@@ -3,9 +3,9 @@
 -- retention_remove_tree() (V48) removed one tree per call, about 1.5 ms a tree: 5,000,000 trees took
 -- hours. retention_remove_trees() below does the same for up to a batch of roots at once with one
 -- statement per step, so a tree costs a fraction of that. What it guarantees is unchanged, tree by
--- tree: a tree goes whole or not at all, only when all its rows are locked here (SKIP LOCKED: never
--- waiting for anyone), and only when every condition holds again under those locks. A tree that must
--- stay does not keep the others of its batch.
+-- tree: a tree goes whole or not at all, only when all its rows are locked here (SKIP LOCKED: it
+-- never waits for a lock on them), and only when every condition holds again under those locks. A
+-- tree that must stay does not keep the others of its batch.
 
 create function retention_remove_trees(roots uuid[], cutoff timestamptz, out trees integer, out items integer)
     language plpgsql as
