@@ -30,7 +30,8 @@ begin
         truncate sim;
         insert into sim
         select pg_temp.uuid7_at(at), pg_temp.uuid7_at(at), at
-        from (select now() - interval '365 days' * (i::float8 / trees) as at
+        -- oldest first, as the service writes them: what retention removes lies at the files' start
+        from (select now() - interval '365 days' * (1 - (i - 1)::float8 / trees) as at
               from generate_series(n, least(n + chunk - 1, trees)) i) g;
         insert into work_items (id, title, status, closed_at, created_at, updated_at, epoch, result)
         select root, 'root', 'completed', at + interval '2 minutes', at, at, 1, '{"ok": true}' from sim;
