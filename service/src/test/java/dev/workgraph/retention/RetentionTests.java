@@ -178,9 +178,8 @@ class RetentionTests extends ServiceTest {
 			.single()
 			.toInstant();
 		UUID closedLate = aClosedItem("closed after the cutoff");
-		// A state the service never makes (a closed item gains no child), which the
-		// removal
-		// must still refuse rather than cut the tree.
+		// A state the service never makes (a closed item gains no child): the removal
+		// must still refuse it rather than cut the tree.
 		UUID openDescendant = UUID.randomUUID();
 		this.jdbc.sql(
 				"insert into work_items (id, title, status, epoch, parent_id) values (:id, 'open', 'leased', 1, :parent)")
@@ -243,8 +242,7 @@ class RetentionTests extends ServiceTest {
 		for (Thread racer : racers) {
 			racer.join();
 		}
-		// Trees a racer found held by another are left for a later pass, which takes
-		// them.
+		// A tree that every racer found held by another is left for the next pass.
 		results.add(this.trees.removeTrees(roots, cutoff));
 
 		assertThat(failures).isEmpty();
