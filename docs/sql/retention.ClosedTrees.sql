@@ -7,5 +7,5 @@ where id > :after and id < :upTo and parent_id is null and closed_at < :cutoff
 order by id
 limit :limit
 
--- name: REMOVE_TREE
-select retention_remove_tree(:root, :cutoff)
+-- name: REMOVE_TREES
+select trees, items from retention_remove_trees(:roots::uuid[], :cutoff)

@@ -5,13 +5,15 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import dev.workgraph.sql.SqlArrays;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
- * Closed item trees past retention, found by their roots and removed one tree per
- * transaction by the database function {@code retention_remove_tree} (V48), which checks
- * again, under its own row locks, everything that makes a tree removable.
+ * Closed item trees past retention, found by their roots and removed a batch of roots per
+ * transaction by the database function {@code retention_remove_trees} (V60), which checks
+ * again, tree by tree under its own row locks, everything that makes a tree removable.
  */
 @Repository
 class ClosedTrees {
@@ -30,7 +32,7 @@ class ClosedTrees {
 			limit :limit
 			""";
 
-	static final String REMOVE_TREE = "select retention_remove_tree(:root, :cutoff)";
+	static final String REMOVE_TREES = "select trees, items from retention_remove_trees(:roots::uuid[], :cutoff)";
 
 	private final JdbcClient jdbc;
 
@@ -48,13 +50,20 @@ class ClosedTrees {
 			.list();
 	}
 
-	/** The number of items removed: 0 when the tree was not (or no longer) removable. */
-	int removeTree(UUID root, Instant cutoff) {
-		return this.jdbc.sql(REMOVE_TREE)
-			.param("root", root)
+	/**
+	 * Removes the trees of those roots that are removable, in one transaction; the others
+	 * (not, or no longer, removable) stay untouched.
+	 */
+	Removed removeTrees(List<UUID> roots, Instant cutoff) {
+		return this.jdbc.sql(REMOVE_TREES)
+			.param("roots", SqlArrays.uuids(roots))
 			.param("cutoff", Timestamp.from(cutoff))
-			.query(Integer.class)
+			.query(Removed.class)
 			.single();
+	}
+
+	/** What one batch removed: whole trees, and the items in them. */
+	record Removed(int trees, int items) {
 	}
 
 	/** The smallest UUIDv7 of the cutoff's millisecond. */

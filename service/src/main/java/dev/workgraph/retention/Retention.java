@@ -13,8 +13,8 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
 /**
- * Removes closed trees past retention, one tree per transaction, on a fixed delay. With
- * {@code workgraph.retention.closed-after} unset it schedules nothing.
+ * Removes closed trees past retention, a batch of trees per transaction, on a fixed
+ * delay. With {@code workgraph.retention.closed-after} unset it schedules nothing.
  */
 @Configuration(proxyBeanMethods = false)
 class Retention implements SchedulingConfigurer {
@@ -50,20 +50,21 @@ class Retention implements SchedulingConfigurer {
 
 	/**
 	 * One pass: every root closed before {@code cutoff}, in id order, its tree removed if
-	 * it is removable. Answers the number of items removed.
+	 * it is removable, a batch of roots per transaction. Answers the number of items
+	 * removed.
 	 */
 	long removeClosedBefore(Instant cutoff) {
 		long removed = 0;
-		int trees = 0;
+		long trees = 0;
 		UUID after = ClosedTrees.LOWEST;
 		List<UUID> roots;
 		do {
 			roots = this.trees.rootsClosedBefore(cutoff, after, this.properties.batchSize());
-			for (UUID root : roots) {
-				int items = this.trees.removeTree(root, cutoff);
-				removed += items;
-				trees += (items > 0) ? 1 : 0;
-				after = root;
+			if (!roots.isEmpty()) {
+				ClosedTrees.Removed batch = this.trees.removeTrees(roots, cutoff);
+				removed += batch.items();
+				trees += batch.trees();
+				after = roots.getLast();
 			}
 		}
 		while (roots.size() == this.properties.batchSize());

@@ -1,12 +1,21 @@
 package dev.workgraph.retention;
 
+import java.sql.Connection;
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
 
+import javax.sql.DataSource;
+
+import dev.workgraph.sql.SqlArrays;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.ServiceTest;
 import org.junit.jupiter.api.Test;
@@ -27,6 +36,12 @@ class RetentionTests extends ServiceTest {
 
 	@Autowired
 	private Retention retention;
+
+	@Autowired
+	private ClosedTrees trees;
+
+	@Autowired
+	private DataSource dataSource;
 
 	/** After everything a test created: every item closed so far is past it. */
 	private static Instant later() {
@@ -142,6 +157,131 @@ class RetentionTests extends ServiceTest {
 		// done in time.
 		assertThat(count("select count(*) from work_items where closed_at < '" + cutoff + "'")).isZero();
 		assertThat(removed).isGreaterThanOrEqualTo(60);
+	}
+
+	@Test
+	void aBatchRemovesExactlyItsRemovableTreesAndLeavesTheOthersWhole() throws Exception {
+		UUID removable = aClosedTreeWithHistory();
+		UUID alsoRemovable = aClosedItem("alone");
+		UUID dependedOn = aClosedItem("depended on");
+		UUID dependent = aClosedItem("depends on it", "dependsOn", List.of(dependedOn));
+		UUID held = aClosedTreeWithHistory();
+		UUID heldChild = this.jdbc.sql("select id from work_items where parent_id = :root")
+			.param("root", held)
+			.query(UUID.class)
+			.single();
+		UUID open = createItem("open root");
+		complete(claimOf(createItem("closed child of an open root", "parentId", open)));
+		UUID withOpenDescendant = aClosedItem("closed root, then given an open child");
+		Instant cutoff = this.jdbc.sql("select max(closed_at) + interval '1 microsecond' from work_items")
+			.query(Timestamp.class)
+			.single()
+			.toInstant();
+		UUID closedLate = aClosedItem("closed after the cutoff");
+		// A state the service never makes (a closed item gains no child): the removal
+		// must still refuse it rather than cut the tree.
+		UUID openDescendant = UUID.randomUUID();
+		this.jdbc.sql(
+				"insert into work_items (id, title, status, epoch, parent_id) values (:id, 'open', 'leased', 1, :parent)")
+			.param("id", openDescendant)
+			.param("parent", withOpenDescendant)
+			.update();
+		List<UUID> kept = List.of(dependedOn, dependent, held, open, withOpenDescendant, closedLate);
+		Map<UUID, Long> keptHistory = historyOfTreesOf(kept);
+
+		ClosedTrees.Removed removed;
+		try (Connection other = this.dataSource.getConnection()) {
+			other.setAutoCommit(false);
+			try (var lock = other.prepareStatement("select 1 from work_items where id = ? for key share")) {
+				lock.setObject(1, heldChild);
+				lock.executeQuery().close();
+			}
+			removed = this.trees.removeTrees(List.of(closedLate, dependent, removable, held, open, dependedOn,
+					alsoRemovable, withOpenDescendant), cutoff);
+			other.rollback();
+		}
+
+		assertThat(removed).isEqualTo(new ClosedTrees.Removed(2, 3));
+		assertThat(this.api.get("/items/" + removable).status()).isEqualTo(404);
+		assertThat(this.api.get("/items/" + alsoRemovable).status()).isEqualTo(404);
+		assertThat(count("select count(*) from work_items where id = '" + openDescendant + "'")).isOne();
+		assertThat(historyOfTreesOf(kept)).isEqualTo(keptHistory);
+		this.jdbc.sql("delete from work_items where id = :id").param("id", openDescendant).update();
+		// Held only for a while: the next batch takes it.
+		assertThat(this.trees.removeTrees(List.of(held), cutoff)).isEqualTo(new ClosedTrees.Removed(1, 2));
+	}
+
+	@Test
+	void batchesRacingForTheSameTreesRemoveEachOnce() throws Exception {
+		List<UUID> roots = new ArrayList<>();
+		for (int i = 0; i < 40; i++) {
+			roots.add(aClosedItem("old " + i));
+		}
+		Instant cutoff = later();
+		ConcurrentLinkedQueue<ClosedTrees.Removed> results = new ConcurrentLinkedQueue<>();
+		ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+		CountDownLatch start = new CountDownLatch(1);
+		List<Thread> racers = new ArrayList<>();
+		for (int r = 0; r < 8; r++) {
+			List<UUID> order = new ArrayList<>(roots);
+			Collections.shuffle(order);
+			racers.add(Thread.ofPlatform().start(() -> {
+				try {
+					start.await();
+					for (int from = 0; from < order.size(); from += 7) {
+						results
+							.add(this.trees.removeTrees(order.subList(from, Math.min(from + 7, order.size())), cutoff));
+					}
+				}
+				catch (Throwable ex) {
+					failures.add(ex);
+				}
+			}));
+		}
+		start.countDown();
+		for (Thread racer : racers) {
+			racer.join();
+		}
+		// A tree that every racer found held by another is left for the next pass.
+		results.add(this.trees.removeTrees(roots, cutoff));
+
+		assertThat(failures).isEmpty();
+		assertThat(results.stream().mapToInt(ClosedTrees.Removed::trees).sum()).isEqualTo(40);
+		assertThat(results.stream().mapToInt(ClosedTrees.Removed::items).sum()).isEqualTo(40);
+		assertThat(count("select count(*) from work_items")).isZero();
+		assertThat(count("select count(*) from lease_history")).isZero();
+	}
+
+	/** A completed item of its own queue, claimed and completed at once. */
+	private UUID aClosedItem(String title, Object... keyValues) {
+		String queue = "q" + UUID.randomUUID().toString().substring(0, 8);
+		Object[] fields = Arrays.copyOf(keyValues, keyValues.length + 2);
+		fields[keyValues.length] = "queue";
+		fields[keyValues.length + 1] = queue;
+		UUID item = createItem(title, fields);
+		JsonNode lease = claim(Map.of("workerId", "w", "queues", List.of(queue)));
+		assertThat(itemId(lease)).isEqualTo(item);
+		assertThat(complete(lease).status()).isEqualTo(200);
+		return item;
+	}
+
+	/** Every item of the trees of those roots with its rows of history. */
+	private Map<UUID, Long> historyOfTreesOf(List<UUID> roots) {
+		return this.jdbc.sql("""
+				with recursive t(id) as (
+				    select unnest(:roots::uuid[])
+				    union all
+				    select c.id from work_items c join t on c.parent_id = t.id
+				)
+				select t.id, (select count(*) from lease_history h where h.item_id = t.id)
+				           + (select count(*) from checkpoints c where c.item_id = t.id) as rows
+				from t
+				""")
+			.param("roots", SqlArrays.uuids(roots))
+			.query((rs, n) -> Map.entry(rs.getObject("id", UUID.class), rs.getLong("rows")))
+			.list()
+			.stream()
+			.collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
 	}
 
 	/**
