@@ -18,6 +18,9 @@ delete from webhooks where id = :id
 -- name: EXISTS
 select exists (select from webhooks where id = :id)
 
+-- name: ANY_ENABLED
+select exists (select from webhooks where disabled_at is null)
+
 -- name: DELIVERIES
 select seq, message_id, attempt, at, outcome, status, error, millis
 from webhook_deliveries where webhook_id = :id order by id desc limit :limit
