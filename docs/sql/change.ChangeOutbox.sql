@@ -2,11 +2,13 @@
 -- Rendered by StatementsRenderedTests: change the Java, not this file.
 
 -- name: TRY_LOCK
-select pg_try_advisory_xact_lock(:key)
+select pg_try_advisory_xact_lock(:key), set_config('enable_seqscan', 'off', true),
+       set_config('jit', 'off', true)
 
 -- name: SEQUENCE_COMMITTED
 with moved as (
     delete from change_pending
+    where id <= (select max(id) from change_pending)
     returning id, type, item_id, lease_id, epoch, queue, at, data
 ), numbered as (
     select m.*, (select coalesce(max(last_seq), 0) from change_counter)

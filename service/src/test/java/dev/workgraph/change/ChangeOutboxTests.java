@@ -16,11 +16,13 @@ import javax.sql.DataSource;
 import dev.workgraph.testing.Api;
 import dev.workgraph.testing.Concurrently;
 import dev.workgraph.testing.Eventually;
+import dev.workgraph.testing.QueryPlans;
 import dev.workgraph.testing.ServiceTest;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.transaction.PlatformTransactionManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,6 +43,9 @@ class ChangeOutboxTests extends ServiceTest {
 
 	@Autowired
 	private ChangeSequencer sequencer;
+
+	@Autowired
+	private PlatformTransactionManager transactionManager;
 
 	@Test
 	void aLifecycleIsPublishedInOrderWithEveryStep() {
@@ -184,6 +189,25 @@ class ChangeOutboxTests extends ServiceTest {
 		assertThat(perItem).hasSize(workers * itemsEach);
 		assertThat(perItem.values()).allSatisfy((types) -> assertThat(types).containsExactly("item.created",
 				"item.ready", "lease.granted", "lease.ended", "item.completed"));
+	}
+
+	/**
+	 * A pass reads {@code change_pending} through its index (V62), also while the
+	 * statistics still count a burst of changes: the table is never truncated, and a
+	 * sequential scan would read every page a burst ever left it, on every pass.
+	 */
+	@Test
+	void aPassReadsThePendingChangesThroughTheIndexAfterABurst() {
+		JsonNode plan = QueryPlans.explainAndRollBack(this.transactionManager, this.jdbc,
+				ChangeOutbox.SEQUENCE_COMMITTED, () -> {
+					this.jdbc
+						.sql("insert into change_pending (type) select 'test.burst' from generate_series(1, 20000)")
+						.update();
+					this.jdbc.sql("analyze change_pending").update();
+					this.jdbc.sql(ChangeOutbox.TRY_LOCK).param("key", ChangeOutbox.SEQUENCER_LOCK).query().singleRow();
+				});
+		assertThat(QueryPlans.scansOf(plan, "change_pending")).isNotEmpty().doesNotContain("Seq Scan");
+		assertThat(QueryPlans.rowsReturned(plan, "change_pending")).isGreaterThanOrEqualTo(20_000);
 	}
 
 	@Test
