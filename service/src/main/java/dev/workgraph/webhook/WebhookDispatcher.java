@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -78,6 +79,13 @@ class WebhookDispatcher implements SmartLifecycle, ChannelSubscriber {
 	 */
 	private volatile boolean anyEnabled = true;
 
+	/**
+	 * Set when a webhook is created here: the scanner looks again at once. Not a write of
+	 * {@link #anyEnabled} itself, which a look already under way, begun before the
+	 * webhook committed, would overwrite with its stale answer.
+	 */
+	private final AtomicBoolean lookAgain = new AtomicBoolean();
+
 	private volatile boolean running;
 
 	private Thread thread;
@@ -116,7 +124,7 @@ class WebhookDispatcher implements SmartLifecycle, ChannelSubscriber {
 	 * periodic look (another instance's dispatcher learns of it within a poll interval).
 	 */
 	void created() {
-		this.anyEnabled = true;
+		this.lookAgain.set(true);
 		wake();
 	}
 
@@ -169,7 +177,7 @@ class WebhookDispatcher implements SmartLifecycle, ChannelSubscriber {
 		while (this.running) {
 			Duration pause = this.properties.pollInterval();
 			try {
-				if (System.nanoTime() - lookedAt >= pause.toNanos()) {
+				if (this.lookAgain.getAndSet(false) || System.nanoTime() - lookedAt >= pause.toNanos()) {
 					this.anyEnabled = this.webhooks.anyEnabled();
 					lookedAt = System.nanoTime();
 				}
