@@ -55,6 +55,8 @@ throwaway_database() {
 # local server; ADMIN, a bootstrap admin token of the run's own; PIDS, the services they start
 # (stop_services stops them).
 ab_setup() {
+	# Without wrk the first round would fail with nothing but the warm-up's line printed.
+	command -v wrk > /dev/null || { echo "ab: wrk is not installed (apt-get install wrk)" >&2; exit 2; }
 	RUN=$(mktemp -d)
 	PSQL=(psql -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 -U postgres)
 	ADMIN=$(head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=')
