@@ -42,7 +42,8 @@ final class StreamLatencyPoint extends RecordPoint<StreamLatencyPoint.Result> {
 
 	record Result(boolean available, String unavailableBecause, int workers, double offeredPerSecond, long items,
 			long missing, Double p50Ms, Double p99Ms, Double maxMs, Double fromAnswerP50Ms, Double fromAnswerP99Ms,
-			Double fromAnswerMaxMs, Double fromAnswerMinMs, String loadAverage) {
+			Double fromAnswerMaxMs, Double fromAnswerMinMs, Double toGrantP50Ms, Double toGrantP99Ms, Double pushP50Ms,
+			Double pushP99Ms, String loadAverage) {
 	}
 
 	@Override
@@ -50,7 +51,7 @@ final class StreamLatencyPoint extends RecordPoint<StreamLatencyPoint.Result> {
 		Path classpathFile = suite.runDir.resolve("client.classpath");
 		if (!Files.exists(classpathFile)) {
 			this.result = new Result(false, "no client classpath in the run directory (bench/run.sh writes it)", WORKERS,
-					0, 0, 0, null, null, null, null, null, null, null, Host.loadAverage());
+					0, 0, 0, null, null, null, null, null, null, null, null, null, null, null, Host.loadAverage());
 			suite.problems.add("stream latency: " + this.result.unavailableBecause());
 			return;
 		}
@@ -92,7 +93,8 @@ final class StreamLatencyPoint extends RecordPoint<StreamLatencyPoint.Result> {
 				Math.round((Double) r.get("items")), Math.round((Double) r.get("missing")), (Double) r.get("p50Ms"),
 				(Double) r.get("p99Ms"), (Double) r.get("maxMs"), (Double) r.get("fromAnswerP50Ms"),
 				(Double) r.get("fromAnswerP99Ms"), (Double) r.get("fromAnswerMaxMs"), (Double) r.get("fromAnswerMinMs"),
-				load);
+				(Double) r.get("toGrantP50Ms"), (Double) r.get("toGrantP99Ms"), (Double) r.get("pushP50Ms"),
+				(Double) r.get("pushP99Ms"), load);
 		Double failed = (Double) r.get("failedCreates");
 		if (failed != null && failed > 0) {
 			suite.problems.add("stream latency: " + Math.round(failed) + " creates failed or timed out:\n" + out);
@@ -101,8 +103,10 @@ final class StreamLatencyPoint extends RecordPoint<StreamLatencyPoint.Result> {
 			suite.problems.add("stream latency: " + this.result.missing() + " items never reached a worker");
 		}
 		Suite.say("stream latency: p50 %s ms, p99 %s ms, max %s ms (from createdAt); from the create's answer p50 %s ms;"
-				+ " load average %s", ms(this.result.p50Ms()), ms(this.result.p99Ms()), ms(this.result.maxMs()),
-				ms(this.result.fromAnswerP50Ms()), load);
+				+ " until the grant began p50 %s / p99 %s ms, from then p50 %s / p99 %s ms; load average %s",
+				ms(this.result.p50Ms()), ms(this.result.p99Ms()), ms(this.result.maxMs()),
+				ms(this.result.fromAnswerP50Ms()), ms(this.result.toGrantP50Ms()), ms(this.result.toGrantP99Ms()),
+				ms(this.result.pushP50Ms()), ms(this.result.pushP99Ms()), load);
 	}
 
 	@Override
@@ -110,9 +114,11 @@ final class StreamLatencyPoint extends RecordPoint<StreamLatencyPoint.Result> {
 		line.accept(r.available() ? String.format(Locale.ROOT,
 				"stream latency (ready -> lease pushed, %d idle stream workers of the Java runtime, own JVM, one item "
 						+ "every %.0f ms, %d items): p50 %s ms, p99 %s ms, max %s ms from createdAt; from the create's "
-						+ "answer p50 %s ms, p99 %s ms, min %s ms; %d never arrived; load average after %s",
+						+ "answer p50 %s ms, p99 %s ms, min %s ms; until the granting transaction began p50 %s ms, p99 "
+						+ "%s ms, from then to the worker p50 %s ms, p99 %s ms; %d never arrived; load average after %s",
 				r.workers(), 1000 / RATE, r.items(), ms(r.p50Ms()), ms(r.p99Ms()), ms(r.maxMs()),
-				ms(r.fromAnswerP50Ms()), ms(r.fromAnswerP99Ms()), ms(r.fromAnswerMinMs()), r.missing(), r.loadAverage())
+				ms(r.fromAnswerP50Ms()), ms(r.fromAnswerP99Ms()), ms(r.fromAnswerMinMs()), ms(r.toGrantP50Ms()),
+				ms(r.toGrantP99Ms()), ms(r.pushP50Ms()), ms(r.pushP99Ms()), r.missing(), r.loadAverage())
 				: "stream latency: not available (" + r.unavailableBecause() + ")");
 	}
 

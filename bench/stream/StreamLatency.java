@@ -27,6 +27,10 @@ import dev.workgraph.client.worker.WorkerListener;
  * the worker the pushed lease ({@link WorkerListener#claimed}, this JVM's wall clock, the
  * same machine clock PostgreSQL reads); and, as a cross-check on one monotonic clock, from
  * the create call's return to the same moment (negative when the lease arrived first).
+ * Split at the lease's {@code acquiredAt} (the start of the granting transaction, also
+ * PostgreSQL's clock): "toGrant" is the time until a grant began (the creating transaction,
+ * its notification, the grant's turn), "push" the rest (the claim's transaction, the
+ * lease's view and signature, the message, the runtime's hand-over).
  * Prints one line "wg-stream-latency {json}".
  *
  *   java -cp <client classpath> bench/stream/StreamLatency.java URL ADMIN_TOKEN WORKERS_FILE QUEUE RATE WARM MEASURE
@@ -69,7 +73,8 @@ public class StreamLatency {
 				long nanos = System.nanoTime();
 				Item item = lease.item();
 				long micros = Duration.between(item.createdAt(), now).toNanos() / 1_000;
-				received.putIfAbsent(item.id(), new long[] { micros, nanos });
+				long toGrant = Duration.between(item.createdAt(), lease.lease().acquiredAt()).toNanos() / 1_000;
+				received.putIfAbsent(item.id(), new long[] { micros, nanos, toGrant, micros - toGrant });
 			}
 		};
 		List<Worker> started = new ArrayList<>();
@@ -144,6 +149,8 @@ public class StreamLatency {
 			.mapToDouble((id) -> (received.get(id)[1] - createdReturn.get(id)) / 1e6)
 			.sorted()
 			.toArray();
+		double[] toGrant = micros(measured, received, 2);
+		double[] push = micros(measured, received, 3);
 		long missing = measured.size() - fromCreatedAt.length;
 		for (Worker worker : started) {
 			worker.stop(Duration.ofSeconds(5));
@@ -152,11 +159,22 @@ public class StreamLatency {
 				"wg-stream-latency {\"workers\":%d,\"items\":%d,\"missing\":%d,\"failedCreates\":%d,\"offeredPerSecond\":%.1f,"
 						+ "\"p50Ms\":%s,\"p99Ms\":%s,\"maxMs\":%s,"
 						+ "\"fromAnswerP50Ms\":%s,\"fromAnswerP99Ms\":%s,\"fromAnswerMaxMs\":%s,"
-						+ "\"fromAnswerMinMs\":%s}",
+						+ "\"fromAnswerMinMs\":%s,\"toGrantP50Ms\":%s,\"toGrantP99Ms\":%s,\"pushP50Ms\":%s,"
+						+ "\"pushP99Ms\":%s}",
 				workers.size(), measured.size(), missing, failedCreates, offered, number(quantile(fromCreatedAt, 0.50)),
 				number(quantile(fromCreatedAt, 0.99)), number(max(fromCreatedAt)), number(quantile(fromAnswer, 0.50)),
 				number(quantile(fromAnswer, 0.99)), number(max(fromAnswer)),
-				number((fromAnswer.length > 0) ? fromAnswer[0] : Double.NaN)));
+				number((fromAnswer.length > 0) ? fromAnswer[0] : Double.NaN), number(quantile(toGrant, 0.50)),
+				number(quantile(toGrant, 0.99)), number(quantile(push, 0.50)), number(quantile(push, 0.99))));
+	}
+
+	/** One of the received figures (microseconds) of the measured items, in ms, sorted. */
+	private static double[] micros(List<UUID> measured, Map<UUID, long[]> received, int index) {
+		return measured.stream()
+			.filter(received::containsKey)
+			.mapToDouble((id) -> received.get(id)[index] / 1000.0)
+			.sorted()
+			.toArray();
 	}
 
 	/** The nearest-rank quantile of sorted values. */
