@@ -139,11 +139,7 @@ public class StreamLatency {
 		while (System.nanoTime() < deadline && !received.keySet().containsAll(measured)) {
 			Thread.sleep(50);
 		}
-		double[] fromCreatedAt = measured.stream()
-			.filter(received::containsKey)
-			.mapToDouble((id) -> received.get(id)[0] / 1000.0)
-			.sorted()
-			.toArray();
+		double[] fromCreatedAt = micros(measured, received, 0);
 		double[] fromAnswer = measured.stream()
 			.filter(received::containsKey)
 			.mapToDouble((id) -> (received.get(id)[1] - createdReturn.get(id)) / 1e6)

@@ -2,8 +2,7 @@
 -- Rendered by StatementsRenderedTests: change the Java, not this file.
 
 -- name: TRY_LOCK
-select pg_try_advisory_xact_lock(:key), set_config('enable_seqscan', 'off', true),
-       set_config('jit', 'off', true)
+select pg_try_advisory_xact_lock(:key), set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)
 
 -- name: SEQUENCE_COMMITTED
 with moved as (

@@ -2,6 +2,8 @@ package dev.workgraph.change;
 
 import java.time.Duration;
 
+import dev.workgraph.sql.LocalSettings;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -25,10 +27,8 @@ class ChangeOutbox {
 	 * still count a burst that an earlier pass moved. Without JIT, which the disabled
 	 * scans' cost would otherwise switch on.
 	 */
-	static final String TRY_LOCK = """
-			select pg_try_advisory_xact_lock(:key), set_config('enable_seqscan', 'off', true),
-			       set_config('jit', 'off', true)
-			""";
+	static final String TRY_LOCK = "select pg_try_advisory_xact_lock(:key), "
+			+ LocalSettings.calls("enable_seqscan", "off", "jit", "off");
 
 	/**
 	 * One statement, one snapshot: the committed rows it moves, their numbers and the

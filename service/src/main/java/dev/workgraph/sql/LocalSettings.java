@@ -25,10 +25,19 @@ public final class LocalSettings {
 	 * never input (they are written into the statement)
 	 */
 	public static String query(String... namesAndValues) {
+		return "select " + calls(namesAndValues);
+	}
+
+	/**
+	 * The {@code set_config} calls alone, comma-separated, for a query that selects
+	 * something else beside them.
+	 * @param namesAndValues as for {@link #query}
+	 */
+	public static String calls(String... namesAndValues) {
 		if (namesAndValues.length == 0 || namesAndValues.length % 2 != 0) {
 			throw new IllegalArgumentException("names and values in pairs: " + String.join(", ", namesAndValues));
 		}
-		StringJoiner calls = new StringJoiner(", ", "select ", "");
+		StringJoiner calls = new StringJoiner(", ");
 		for (int i = 0; i < namesAndValues.length; i += 2) {
 			calls.add("set_config('" + namesAndValues[i] + "', '" + namesAndValues[i + 1] + "', true)");
 		}
