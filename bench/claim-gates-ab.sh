@@ -28,6 +28,7 @@ throwaway_database workgraph_gates
 service_statement dev.workgraph.lease.claim.Claims CLAIM_NEXT_READY > "$work/claim.sql"
 service_statement dev.workgraph.lease.claim.QueueGates OPEN > "$work/open.txt"
 service_statement dev.workgraph.lease.claim.QueueGates ADMITS_ONE > "$work/admits.txt"
+service_statement dev.workgraph.lease.claim.QueueGates GATES > "$work/gates.txt"
 
 createdb "$db"
 apply_migrations "$db"
@@ -42,7 +43,11 @@ gates = [work.joinpath(name).read_text() for name in ("open.txt", "admits.txt")]
 for gate in gates:
     if claim.count(gate) < 1:
         sys.exit("claim-gates-ab: the claim statement no longer contains a gate:\n" + gate)
-ungated = claim
+# The CTE the gates read goes too (its text, then the comma after it).
+cte = work.joinpath("gates.txt").read_text() + ", "
+if claim.count(cte) != 1:
+    sys.exit("claim-gates-ab: the claim statement no longer starts with the gates' CTE:\n" + cte)
+ungated = claim.replace(cte, "")
 for gate in gates:
     ungated = ungated.replace(gate, "true")
 def script(sql):

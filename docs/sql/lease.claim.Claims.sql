@@ -2,12 +2,16 @@
 -- Rendered by StatementsRenderedTests: change the Java, not this file.
 
 -- name: CLAIM_NEXT_READY
-with preferred as materialized (
+with gates as materialized (
+    select coalesce(array_agg(s.name) filter (where s.paused or (s.max_active_leases is not null
+            and s.max_active_leases <= (select count(*) from leases l where l.queue = s.name))), '{}') as closed,
+        coalesce(array_agg(s.name) filter (where s.max_active_leases is not null), '{}') as capped
+    from queue_settings s
+), preferred as materialized (
     select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, true as is_preferred
     from ready_items r
     join work_items w on w.id = r.item_id
-    where r.preferred_worker_id = :workerId and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue || '' <> all(array(select s.name from queue_settings s
-    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
+    where r.preferred_worker_id = :workerId and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue || '' <> all((select g.closed from gates g)::text[])
     order by r.priority desc, r.ready_since, r.item_id
     limit 1
     for update of r, w skip locked
@@ -15,8 +19,7 @@ with preferred as materialized (
     select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, false as is_preferred
     from ready_items r
     join work_items w on w.id = r.item_id
-    where true and r.queue || '' <> all(array(select s.name from queue_settings s
-    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
+    where true and r.queue || '' <> all((select g.closed from gates g)::text[])
     order by r.priority desc, r.ready_since, r.item_id
     limit 1
     for update of r, w skip locked
@@ -28,7 +31,7 @@ with preferred as materialized (
     select item_id, ready_row, :leaseId::uuid as lease_id, :workerId::text as worker_id,
         :leaseSeconds::int as lease_seconds
     from picked p
-    where case when p.queue = any(array(select s.name from queue_settings s where s.max_active_leases is not null))
+    where case when p.queue = any((select g.capped from gates g)::text[])
     then (select h.headroom from queue_headroom(array[p.queue]) h) > 0
     else true end
 ),dequeued as (
@@ -85,12 +88,16 @@ cross join lateral (select
     from (select c.id) as i(id)) i
 
 -- name: CLAIM_NEXT_READY_IN_QUEUES
-with preferred as materialized (
+with gates as materialized (
+    select coalesce(array_agg(s.name) filter (where s.paused or (s.max_active_leases is not null
+            and s.max_active_leases <= (select count(*) from leases l where l.queue = s.name))), '{}') as closed,
+        coalesce(array_agg(s.name) filter (where s.max_active_leases is not null), '{}') as capped
+    from queue_settings s
+), preferred as materialized (
     select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, true as is_preferred
     from ready_items r
     join work_items w on w.id = r.item_id
-    where r.preferred_worker_id = :workerId and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue = any(:queues::text[]) and r.queue || '' <> all(array(select s.name from queue_settings s
-    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
+    where r.preferred_worker_id = :workerId and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue = any(:queues::text[]) and r.queue || '' <> all((select g.closed from gates g)::text[])
     order by r.priority desc, r.ready_since, r.item_id
     limit 1
     for update of r, w skip locked
@@ -100,8 +107,7 @@ with preferred as materialized (
         select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, false as is_preferred
     from ready_items r
     join work_items w on w.id = r.item_id
-    where r.queue = q.name and r.queue || '' <> all(array(select s.name from queue_settings s
-    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
+    where r.queue = q.name and r.queue || '' <> all((select g.closed from gates g)::text[])
     order by r.priority desc, r.ready_since, r.item_id
     limit 1
     for update of r, w skip locked
@@ -114,7 +120,7 @@ with preferred as materialized (
     select item_id, ready_row, :leaseId::uuid as lease_id, :workerId::text as worker_id,
         :leaseSeconds::int as lease_seconds
     from picked p
-    where case when p.queue = any(array(select s.name from queue_settings s where s.max_active_leases is not null))
+    where case when p.queue = any((select g.capped from gates g)::text[])
     then (select h.headroom from queue_headroom(array[p.queue]) h) > 0
     else true end
 ),dequeued as (
@@ -171,20 +177,34 @@ cross join lateral (select
     from (select c.id) as i(id)) i
 
 -- name: ANY_READY
-select exists (select 1 from ready_items r where r.queue || '' <> all(array(select s.name from queue_settings s
-    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name))))
+with gates as materialized (
+    select coalesce(array_agg(s.name) filter (where s.paused or (s.max_active_leases is not null
+            and s.max_active_leases <= (select count(*) from leases l where l.queue = s.name))), '{}') as closed,
+        coalesce(array_agg(s.name) filter (where s.max_active_leases is not null), '{}') as capped
+    from queue_settings s
+)
+select exists (select 1 from ready_items r where r.queue || '' <> all((select g.closed from gates g)::text[]))
 
 -- name: ANY_READY_IN_QUEUES
-select exists (select 1 from ready_items r where r.queue = any(:queues::text[]) and r.queue || '' <> all(array(select s.name from queue_settings s
-    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name))))
+with gates as materialized (
+    select coalesce(array_agg(s.name) filter (where s.paused or (s.max_active_leases is not null
+            and s.max_active_leases <= (select count(*) from leases l where l.queue = s.name))), '{}') as closed,
+        coalesce(array_agg(s.name) filter (where s.max_active_leases is not null), '{}') as capped
+    from queue_settings s
+)
+select exists (select 1 from ready_items r where r.queue = any(:queues::text[]) and r.queue || '' <> all((select g.closed from gates g)::text[]))
 
 -- name: LOCK_CLAIM_CANDIDATES
-with best as materialized (
+with gates as materialized (
+    select coalesce(array_agg(s.name) filter (where s.paused or (s.max_active_leases is not null
+            and s.max_active_leases <= (select count(*) from leases l where l.queue = s.name))), '{}') as closed,
+        coalesce(array_agg(s.name) filter (where s.max_active_leases is not null), '{}') as capped
+    from queue_settings s
+), best as materialized (
     select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, r.preferred_worker_id
     from ready_items r
     join work_items w on w.id = r.item_id
-    where true and r.queue || '' <> all(array(select s.name from queue_settings s
-    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
+    where true and r.queue || '' <> all((select g.closed from gates g)::text[])
     order by r.priority desc, r.ready_since, r.item_id
     limit :n
     for update of r, w skip locked
@@ -194,8 +214,7 @@ with best as materialized (
         select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, r.preferred_worker_id
     from ready_items r
     join work_items w on w.id = r.item_id
-    where r.preferred_worker_id = x.worker_id and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue || '' <> all(array(select s.name from queue_settings s
-    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
+    where r.preferred_worker_id = x.worker_id and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue || '' <> all((select g.closed from gates g)::text[])
     order by r.priority desc, r.ready_since, r.item_id
     limit :n
     for update of r, w skip locked
@@ -204,19 +223,23 @@ with best as materialized (
 select c.item_id, c.ready_row::text, c.priority, c.preferred_worker_id,
     c.preferred_worker_id is not null
         and c.ready_since > now() - make_interval(secs => :continuitySeconds) as preference_open,
-    c.queue, c.queue = any(array(select s.name from queue_settings s where s.max_active_leases is not null)) as capped
+    c.queue, c.queue = any((select g.capped from gates g)::text[]) as capped
 from (select * from best union select * from preferred) c
 order by c.priority desc, c.ready_since, c.item_id
 
 -- name: LOCK_CLAIM_CANDIDATES_IN_QUEUES
-with best as materialized (
+with gates as materialized (
+    select coalesce(array_agg(s.name) filter (where s.paused or (s.max_active_leases is not null
+            and s.max_active_leases <= (select count(*) from leases l where l.queue = s.name))), '{}') as closed,
+        coalesce(array_agg(s.name) filter (where s.max_active_leases is not null), '{}') as capped
+    from queue_settings s
+), best as materialized (
     select best_of_queue.* from unnest(:queues::text[]) as q(name)
     cross join lateral (
         select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, r.preferred_worker_id
     from ready_items r
     join work_items w on w.id = r.item_id
-    where r.queue = q.name and r.queue || '' <> all(array(select s.name from queue_settings s
-    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
+    where r.queue = q.name and r.queue || '' <> all((select g.closed from gates g)::text[])
     order by r.priority desc, r.ready_since, r.item_id
     limit :n
     for update of r, w skip locked
@@ -227,8 +250,7 @@ with best as materialized (
         select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, r.preferred_worker_id
     from ready_items r
     join work_items w on w.id = r.item_id
-    where r.preferred_worker_id = x.worker_id and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue = any(:queues::text[]) and r.queue || '' <> all(array(select s.name from queue_settings s
-    where s.paused or s.max_active_leases <= (select count(*) from leases l where l.queue = s.name)))
+    where r.preferred_worker_id = x.worker_id and r.ready_since > now() - make_interval(secs => :continuitySeconds) and r.queue = any(:queues::text[]) and r.queue || '' <> all((select g.closed from gates g)::text[])
     order by r.priority desc, r.ready_since, r.item_id
     limit :n
     for update of r, w skip locked
@@ -237,7 +259,7 @@ with best as materialized (
 select c.item_id, c.ready_row::text, c.priority, c.preferred_worker_id,
     c.preferred_worker_id is not null
         and c.ready_since > now() - make_interval(secs => :continuitySeconds) as preference_open,
-    c.queue, c.queue = any(array(select s.name from queue_settings s where s.max_active_leases is not null)) as capped
+    c.queue, c.queue = any((select g.capped from gates g)::text[]) as capped
 from (select * from best union select * from preferred) c
 order by c.priority desc, c.ready_since, c.item_id
 

@@ -108,7 +108,7 @@ public class Claims {
 
 	/** The best free ready item preferred for this worker, or the best overall. */
 	private static final String CLAIM_TEMPLATE = """
-			with preferred as materialized (
+			with %s, preferred as materialized (
 			    %s
 			), best as materialized (
 			    %s
@@ -123,11 +123,11 @@ public class Claims {
 			    where %s
 			), """ + GRANT_ONE;
 
-	public static final String CLAIM_NEXT_READY = CLAIM_TEMPLATE.formatted(
+	public static final String CLAIM_NEXT_READY = CLAIM_TEMPLATE.formatted(QueueGates.GATES,
 			freeReadyItems("true as is_preferred", "r.preferred_worker_id = :workerId and " + PREFERENCE_OPEN, "1"),
 			freeReadyItems("false as is_preferred", "true", "1"), QueueGates.ADMITS_ONE);
 
-	static final String CLAIM_NEXT_READY_IN_QUEUES = CLAIM_TEMPLATE.formatted(
+	static final String CLAIM_NEXT_READY_IN_QUEUES = CLAIM_TEMPLATE.formatted(QueueGates.GATES,
 			freeReadyItems("true as is_preferred",
 					"r.preferred_worker_id = :workerId and " + PREFERENCE_OPEN + " and " + IN_QUEUES, "1"),
 			inEachQueue(freeReadyItems("false as is_preferred", "r.queue = q.name", "1")), QueueGates.ADMITS_ONE);
@@ -137,12 +137,14 @@ public class Claims {
 	 * waits for nobody.
 	 */
 	static final String ANY_READY = """
+			with %s
 			select exists (select 1 from ready_items r where %s)
-			""".formatted(QueueGates.OPEN);
+			""".formatted(QueueGates.GATES, QueueGates.OPEN);
 
 	static final String ANY_READY_IN_QUEUES = """
+			with %s
 			select exists (select 1 from ready_items r where %s and %s)
-			""".formatted(IN_QUEUES, QueueGates.OPEN);
+			""".formatted(QueueGates.GATES, IN_QUEUES, QueueGates.OPEN);
 
 	/**
 	 * Coalesced claims, step 1 of 2 (one transaction): locks the candidates for a batch
@@ -155,7 +157,7 @@ public class Claims {
 	 * unlocked at commit.
 	 */
 	private static final String LOCK_CANDIDATES_TEMPLATE = """
-			with best as materialized (
+			with %s, best as materialized (
 			    %s
 			), preferred as materialized (
 			    select p.* from unnest(:workerIds::text[]) as x(worker_id)
@@ -166,10 +168,10 @@ public class Claims {
 			select c.item_id, c.ready_row::text, c.priority, c.preferred_worker_id,
 			    c.preferred_worker_id is not null
 			        and c.ready_since > now() - make_interval(secs => :continuitySeconds) as preference_open,
-			    c.queue, c.queue = any(array(%s)) as capped
+			    c.queue, c.queue %s as capped
 			from (select * from best union select * from preferred) c
 			order by c.priority desc, c.ready_since, c.item_id
-			""".formatted("%s", "%s", QueueGates.CAPPED_QUEUES);
+			""".formatted(QueueGates.GATES, "%s", "%s", QueueGates.CAPPED);
 
 	static final String LOCK_CLAIM_CANDIDATES = LOCK_CANDIDATES_TEMPLATE
 		.formatted(freeReadyItems("r.preferred_worker_id", "true", ":n"), freeReadyItems("r.preferred_worker_id",
