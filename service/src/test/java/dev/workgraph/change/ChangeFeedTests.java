@@ -50,6 +50,9 @@ class ChangeFeedTests {
 		// A stream that saw seq 2 before the instance went idle resumes.
 		assertThat(this.feed.after(2)).extracting(Change::seq).containsExactly(3L, 4L, 5L);
 		assertThat(this.feed.idle()).isFalse();
+		// The woken tail reads the head (5) on its own thread. Published before that, 6
+		// and 7 would count as what it starts from, not as changes it followed.
+		assertThat(this.feed.awaitAfter(4, Duration.ofSeconds(5))).isTrue();
 
 		// The tail follows again: the next published changes come from its memory.
 		this.log.last = 7;
