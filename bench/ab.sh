@@ -11,6 +11,8 @@
 #   ARGS_B="--workgraph.coalescing.group-commit=false" MODE=batch bench/ab.sh
 #   ARGS_B="--workgraph.metrics.gauge-interval=0s" MODE=open ROUNDS=6 bench/ab.sh
 #   SQL_B=bench/sql/schema-experiments/no-lease-foreign-keys.sql MODE=batch CONNECTIONS=8 bench/ab.sh
+#   TREES=1000000 SQL_A=bench/sql/closed-trees.sql SQL_B=bench/sql/closed-trees.sql \
+#       DURING_B='bench/retention-pass.sh "$AB_DATABASE" 0.1' bench/ab.sh   # claims while retention removes a year's trees
 #
 # MODE=open compares tails instead of rates: each round is a 5 s lead-in and then RUN_SECONDS of
 # claims due at RATE per second (default 500, as bench/run.sh's open loop), and the figure per
@@ -26,7 +28,10 @@
 # the warm-up: a schema experiment, see bench/sql/schema-experiments/), SETUP_A/SETUP_B (a shell
 # command run before each of that side's runs, the warm-up included: a machine setting compared
 # on one jar, e.g. the guest's halt polling; SETUP_A runs once more on exit, so it should restore
-# the machine's own setting), CHANGE_DELAY (set: a subscriber of side B's change stream,
+# the machine's own setting), DURING_A/DURING_B (a shell command run in the background during each
+# of that side's runs, the warm-up included, and stopped with SIGTERM when the run ends; AB_DATABASE
+# names the side's database: work of the database's own that the side's claims must share it with,
+# e.g. retention's removal above; its last line of output is printed after each round), CHANGE_DELAY (set: a subscriber of side B's change stream,
 # bench/change-delay.py, prints each round's delay from a change to its event, p50/p99/max).
 # Needs what bench/run.sh needs. The databases are dropped and the services
 # stopped on exit.
@@ -153,6 +158,11 @@ run() { # side port database seconds
 	else
 		supply "$db" "$seconds"
 	fi
+	local during="DURING_$side" during_pid=
+	if [[ -n "${!during:-}" ]]; then
+		AB_DATABASE=$db setsid bash -c "${!during}" > "$RUN/during-$side.log" 2>&1 &
+		during_pid=$!
+	fi
 	local delay_file="$RUN/change-delay-$side" watcher=
 	if [[ -n "${CHANGE_DELAY:-}" && $side == B ]]; then
 		# During the warm-up too, unreported: the stream's own path is compiled by then.
@@ -162,6 +172,13 @@ run() { # side port database seconds
 	before=$(cpu_ticks "${PID_OF[$side]}")
 	out=$(wrk_run "$side" "$port" "$seconds")
 	after=$(cpu_ticks "${PID_OF[$side]}")
+	if [[ -n $during_pid ]]; then
+		# Its whole process group: the command and whatever it started. SIGTERM, as a command
+		# started in the background by a script ignores SIGINT.
+		kill -TERM -- "-$during_pid" 2> /dev/null || true
+		wait "$during_pid" || true
+		[[ -n ${WARMING:-} ]] || echo "ab: side $side's DURING_$side: $(tail -1 "$RUN/during-$side.log")" >&2
+	fi
 	if [[ -n $watcher ]]; then
 		wait "$watcher" || true
 		[[ -n ${WARMING:-} ]] ||

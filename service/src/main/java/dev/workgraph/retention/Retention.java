@@ -1,6 +1,7 @@
 package dev.workgraph.retention;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -14,7 +15,8 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 
 /**
  * Removes closed trees past retention, a batch of trees per transaction, on a fixed
- * delay. With {@code workgraph.retention.closed-after} unset it schedules nothing.
+ * delay, pausing between batches as {@code workgraph.retention.duty-cycle} says. With
+ * {@code workgraph.retention.closed-after} unset it schedules nothing.
  */
 @Configuration(proxyBeanMethods = false)
 class Retention implements SchedulingConfigurer {
@@ -50,15 +52,18 @@ class Retention implements SchedulingConfigurer {
 
 	/**
 	 * One pass: every root closed before {@code cutoff}, in id order, its tree removed if
-	 * it is removable, a batch of roots per transaction. Answers the number of items
-	 * removed.
+	 * it is removable, a batch of roots per transaction, with the duty cycle's pause
+	 * after each batch that leaves more to do. Answers the number of items removed; an
+	 * interrupted pass (the service stopping) ends after its last committed batch.
 	 */
 	long removeClosedBefore(Instant cutoff) {
 		long removed = 0;
 		long trees = 0;
 		UUID after = ClosedTrees.LOWEST;
 		List<UUID> roots;
+		long started;
 		do {
+			started = System.nanoTime();
 			roots = this.trees.rootsClosedBefore(cutoff, after, this.properties.batchSize());
 			if (!roots.isEmpty()) {
 				ClosedTrees.Removed batch = this.trees.removeTrees(roots, cutoff);
@@ -67,11 +72,23 @@ class Retention implements SchedulingConfigurer {
 				after = roots.getLast();
 			}
 		}
-		while (roots.size() == this.properties.batchSize());
+		while (roots.size() == this.properties.batchSize() && paused(Duration.ofNanos(System.nanoTime() - started)));
 		if (removed > 0) {
 			log.info("Retention removed {} closed trees ({} items) closed before {}", trees, removed, cutoff);
 		}
 		return removed;
+	}
+
+	/** Waits as the duty cycle says after a batch; false when interrupted. */
+	private boolean paused(Duration batch) {
+		try {
+			Thread.sleep(this.properties.pauseAfter(batch));
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
 	}
 
 }
