@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The change stream's delay, as a subscriber sees it: reads GET /changes for a while and prints
 how long after each change's `at` its event arrived, as one JSON line {n, p50Ms, p99Ms, maxMs,
-perSecond}: perSecond lists, for each second since the subscription began, [events, p50Ms, maxMs],
+startedAt, perSecond}: startedAt is the wall-clock time (UTC) the subscription began, perSecond lists, for each second since the subscription began, [events, p50Ms, maxMs],
 so a tail that comes from one moment (a backlog at the start, a pause) shows where it is.
 
     bench/change-delay.py URL TOKEN SECONDS [TYPES]     # TYPES default lease.ended
@@ -16,7 +16,7 @@ import re
 import sys
 import time
 import urllib.parse
-from datetime import datetime
+from datetime import datetime, timezone
 
 
 AT = re.compile(rb'"at":"([^"]+)"')
@@ -34,6 +34,7 @@ def main():
         sys.exit(f"GET /changes answered {response.status}: {response.read(500)!r}")
     delays = []
     seconds_of = []
+    started_at = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
     started = time.monotonic()
     deadline = started + seconds
     while time.monotonic() < deadline:
@@ -56,7 +57,7 @@ def main():
         return round(delays[min(len(delays) - 1, int(len(delays) * p / 100))], 2) if delays else None
 
     print(json.dumps({"n": len(delays), "p50Ms": percentile(50), "p99Ms": percentile(99),
-                      "maxMs": round(delays[-1], 2) if delays else None,
+                      "maxMs": round(delays[-1], 2) if delays else None, "startedAt": started_at,
                       "perSecond": [[len(d), round(sorted(d)[len(d) // 2], 1), round(max(d), 1)]
                                     for _, d in sorted(per_second.items())]}))
 

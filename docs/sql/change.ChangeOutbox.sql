@@ -29,5 +29,5 @@ select pg_notify('work_graph_changes', :lastSeq::text)
 
 -- name: TRIM
 delete from changes where seq in (
-    select seq from changes where at < now() - make_interval(secs => :seconds)
-    order by seq limit :batch)
+    select seq from (select seq, at from changes order by seq limit :batch) oldest
+    where at < now() - make_interval(secs => :seconds))

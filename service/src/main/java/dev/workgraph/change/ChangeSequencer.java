@@ -14,9 +14,11 @@ import org.springframework.stereotype.Component;
 /**
  * Numbers committed changes (see {@link ChangeOutbox}) every
  * {@code workgraph.outbox.sequencer-interval}, on a thread of its own, and trims changes
- * past the retention. Every instance runs one; the advisory lock lets one of them work at
- * a time, so any instance may die without the stream stopping. A pass holds one pool
- * connection for a few milliseconds.
+ * past the retention between its passes, a batch after each pass while there are any, so
+ * that trimming never holds up the numbering for more than one batch (a whole backlog
+ * trimmed at once stalled the stream for its duration). Every instance runs one; the
+ * advisory lock lets one of them work at a time, so any instance may die without the
+ * stream stopping. A pass holds one pool connection for a few milliseconds.
  */
 @Component
 class ChangeSequencer implements SmartLifecycle {
@@ -42,6 +44,9 @@ class ChangeSequencer implements SmartLifecycle {
 	private Thread thread;
 
 	private Instant nextTrim = Instant.EPOCH;
+
+	/** A trim is under way: one more batch after the next pass. */
+	private boolean trimming;
 
 	ChangeSequencer(ChangeOutbox outbox, Transactions transactions, ChangeProperties properties, ChangeFeed feed) {
 		this.outbox = outbox;
@@ -93,11 +98,26 @@ class ChangeSequencer implements SmartLifecycle {
 		int total = 0;
 		int trimmed;
 		do {
-			trimmed = this.outbox.trim(this.properties.retention(), TRIM_BATCH);
+			trimmed = trimBatch();
 			total += trimmed;
 		}
 		while (trimmed == TRIM_BATCH && this.running);
 		return total;
+	}
+
+	private int trimBatch() {
+		return this.outbox.trim(this.properties.retention(), TRIM_BATCH);
+	}
+
+	/** One batch of a trim, when one is due or under way. */
+	private void trimStep() {
+		if (!this.trimming && Instant.now().isAfter(this.nextTrim)) {
+			this.trimming = true;
+		}
+		if (this.trimming && trimBatch() < TRIM_BATCH) {
+			this.trimming = false;
+			this.nextTrim = Instant.now().plus(this.properties.trimInterval());
+		}
 	}
 
 	private void runUntilStopped() {
@@ -106,10 +126,7 @@ class ChangeSequencer implements SmartLifecycle {
 			long pause = interval;
 			try {
 				pass();
-				if (Instant.now().isAfter(this.nextTrim)) {
-					this.nextTrim = Instant.now().plus(this.properties.trimInterval());
-					trim();
-				}
+				trimStep();
 			}
 			catch (RuntimeException ex) {
 				if (!this.running) {
