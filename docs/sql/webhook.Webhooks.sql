@@ -96,5 +96,5 @@ update webhooks set dispatch_until = null where id = :id and dispatch_epoch = :e
 
 -- name: TRIM_DELIVERIES
 delete from webhook_deliveries where id in (
-    select id from webhook_deliveries where at < now() - make_interval(secs => :seconds)
-    order by id limit :batch)
+    select id from (select id, at from webhook_deliveries order by id limit :batch) oldest
+    where at < now() - make_interval(secs => :seconds))

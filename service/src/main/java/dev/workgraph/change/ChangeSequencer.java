@@ -1,9 +1,9 @@
 package dev.workgraph.change;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
+import dev.workgraph.sql.TrimBetweenPasses;
 import dev.workgraph.sql.Transactions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,16 +43,14 @@ class ChangeSequencer implements SmartLifecycle {
 
 	private Thread thread;
 
-	private Instant nextTrim = Instant.EPOCH;
-
-	/** A trim is under way: one more batch after the next pass. */
-	private boolean trimming;
+	private final TrimBetweenPasses trimming;
 
 	ChangeSequencer(ChangeOutbox outbox, Transactions transactions, ChangeProperties properties, ChangeFeed feed) {
 		this.outbox = outbox;
 		this.transactions = transactions;
 		this.properties = properties;
 		this.feed = feed;
+		this.trimming = new TrimBetweenPasses(properties.trimInterval(), TRIM_BATCH, this::trimBatch);
 	}
 
 	@Override
@@ -109,24 +107,13 @@ class ChangeSequencer implements SmartLifecycle {
 		return this.outbox.trim(this.properties.retention(), TRIM_BATCH);
 	}
 
-	/** One batch of a trim, when one is due or under way. */
-	private void trimStep() {
-		if (!this.trimming && Instant.now().isAfter(this.nextTrim)) {
-			this.trimming = true;
-		}
-		if (this.trimming && trimBatch() < TRIM_BATCH) {
-			this.trimming = false;
-			this.nextTrim = Instant.now().plus(this.properties.trimInterval());
-		}
-	}
-
 	private void runUntilStopped() {
 		long interval = this.properties.sequencerInterval().toMillis();
 		while (this.running) {
 			long pause = interval;
 			try {
 				pass();
-				trimStep();
+				this.trimming.step();
 			}
 			catch (RuntimeException ex) {
 				if (!this.running) {

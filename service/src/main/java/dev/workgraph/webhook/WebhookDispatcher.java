@@ -14,6 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import dev.workgraph.change.Change;
 import dev.workgraph.change.ChangeTypes;
 import dev.workgraph.notification.ChannelSubscriber;
+import dev.workgraph.sql.TrimBetweenPasses;
 import dev.workgraph.webhook.WebhookSender.Sent;
 import dev.workgraph.webhook.Webhooks.Attempt;
 import dev.workgraph.webhook.Webhooks.Dispatch;
@@ -92,7 +93,10 @@ class WebhookDispatcher implements SmartLifecycle, ChannelSubscriber {
 
 	private ExecutorService deliveries;
 
-	private Instant nextTrim = Instant.EPOCH;
+	/**
+	 * The delivery log past the retention, a batch after each scan while there is any.
+	 */
+	private final TrimBetweenPasses trimming;
 
 	WebhookDispatcher(Webhooks webhooks, WebhookProperties properties, JsonMapper json,
 			@Value("${workgraph.outbox.retention:7d}") Duration retention) {
@@ -102,6 +106,8 @@ class WebhookDispatcher implements SmartLifecycle, ChannelSubscriber {
 		this.sender = new WebhookSender(properties.connectTimeout(), properties.timeout());
 		this.json = json;
 		this.retention = retention;
+		this.trimming = new TrimBetweenPasses(TRIM_INTERVAL, TRIM_BATCH,
+				() -> this.webhooks.trimDeliveries(this.retention, TRIM_BATCH));
 	}
 
 	@Override
@@ -186,12 +192,7 @@ class WebhookDispatcher implements SmartLifecycle, ChannelSubscriber {
 						this.deliveries.execute(() -> deliver(dispatch));
 					}
 				}
-				if (Instant.now().isAfter(this.nextTrim)) {
-					this.nextTrim = Instant.now().plus(TRIM_INTERVAL);
-					while (this.running && this.webhooks.trimDeliveries(this.retention, TRIM_BATCH) == TRIM_BATCH) {
-						// Another batch.
-					}
-				}
+				this.trimming.step();
 			}
 			catch (RuntimeException ex) {
 				if (!this.running) {

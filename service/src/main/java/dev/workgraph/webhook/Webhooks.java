@@ -146,10 +146,15 @@ class Webhooks {
 			update webhooks set dispatch_until = null where id = :id and dispatch_epoch = :epoch
 			""";
 
+	/**
+	 * The oldest {@code :batch} deliveries by id, those past the retention: a batch read
+	 * however many are younger ({@code at} has no index; looking for old ones by id alone
+	 * read the whole log whenever none was old enough).
+	 */
 	static final String TRIM_DELIVERIES = """
 			delete from webhook_deliveries where id in (
-			    select id from webhook_deliveries where at < now() - make_interval(secs => :seconds)
-			    order by id limit :batch)
+			    select id from (select id, at from webhook_deliveries order by id limit :batch) oldest
+			    where at < now() - make_interval(secs => :seconds))
 			""";
 
 	private final JdbcClient jdbc;
