@@ -4,6 +4,7 @@
 #   bench/retention-sizes.sh 100000      # 100,000 closed trees (2 x 10^5 items) over a simulated year
 #   bench/retention-sizes.sh 2500000     # 5 x 10^6 items: 15 to 45 min on a 2-core machine, as busy as it is
 #   bench/retention-sizes.sh 5000000     # 10^7 items: twice that (generation and removal are linear)
+#   REPEAT=30 SKIP_VACUUM_FULL=1 bench/retention-sizes.sh 5000000   # more claims timed, no compaction at the end
 #
 # Creates a throwaway database on the local PostgreSQL (PGHOST/PGPORT/PGUSER, default 127.0.0.1:5432
 # postgres), applies the Flyway migrations with psql, adds READY=1000 ready items to claim from, and
