@@ -91,18 +91,7 @@ class ChangeSequencer implements SmartLifecycle {
 		return last;
 	}
 
-	/** Trims changes past the retention, a batch per transaction; returns how many. */
-	int trim() {
-		int total = 0;
-		int trimmed;
-		do {
-			trimmed = trimBatch();
-			total += trimmed;
-		}
-		while (trimmed == TRIM_BATCH && this.running);
-		return total;
-	}
-
+	/** One batch of changes past the retention trimmed; returns how many. */
 	private int trimBatch() {
 		return this.outbox.trim(this.properties.retention(), TRIM_BATCH);
 	}
