@@ -156,14 +156,18 @@ final class Fixtures {
 	 * service's: with random ones, recording them appended to random leaf pages of
 	 * lease_history's primary key (more pages dirtied, more full-page images in the WAL) where
 	 * the service's own leases append at its right edge. Returns that moment (epoch
-	 * seconds, PostgreSQL's clock, which is the reaper's clock too).
+	 * seconds, PostgreSQL's clock, which is the reaper's clock too). The items retry without
+	 * back-off, so that they are ready again as soon as their expiry is recorded: under the
+	 * default policy an expired item waits 8-10 s before it runs again, and the point would
+	 * time that wait instead of the reaper.
 	 */
 	double leasedExpiringTogether(String queue, int n, int inSeconds) throws IOException, InterruptedException {
 		return Double.parseDouble(this.pg.sql("""
 				create temp table moment as select now() + make_interval(secs => %3$d) as expires_at;
 				with made as (
-				    insert into work_items (id, title, queue, status, epoch)
-				    select bench_uuid7(clock_timestamp()), 'reaper ' || i, '%1$s', 'leased', 1
+				    insert into work_items (id, title, queue, status, epoch, retry)
+				    select bench_uuid7(clock_timestamp()), 'reaper ' || i, '%1$s', 'leased', 1,
+				        '{"backoffSeconds": 0}'
 				    from generate_series(1, %2$d) i
 				    returning id
 				)

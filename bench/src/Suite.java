@@ -140,6 +140,9 @@ final class Suite {
 	 * other instead of deadlocking (lease, then item here; item, then lease there).
 	 */
 	void endStrandedLeases() throws Exception {
+		// Ended at the statement's clock, not the transaction's start: a claim in flight when the
+		// load stopped may commit a lease after this transaction began (lease_history requires
+		// ended_at >= acquired_at).
 		String stranded = """
 				(worker_id like 'raw-%' or worker_id like 'wrk-%'
 				    or (worker_id like 'bench-%' and worker_id <> 'bench-reaper'))""";
@@ -158,10 +161,11 @@ final class Suite {
 				), recorded as (
 				    insert into lease_history (lease_id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at,
 				        ended_at, outcome, reason)
-				    select id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at, now(), 'completed', null
+				    select id, item_id, worker_id, epoch, acquired_at, renewed_at, expires_at,
+				        greatest(clock_timestamp(), acquired_at, renewed_at), 'completed', null
 				    from ended returning item_id
 				)
-				update work_items w set status = 'completed', closed_at = now(), updated_at = now()
+				update work_items w set status = 'completed', closed_at = clock_timestamp(), updated_at = clock_timestamp()
 				from recorded r where w.id = r.item_id;
 				commit;
 				""".formatted(stranded));
