@@ -107,8 +107,8 @@ with gates as materialized (
         select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, false as is_preferred
     from ready_items r
     join work_items w on w.id = r.item_id
-    where r.queue = q.name and r.queue || '' <> all((select g.closed from gates g)::text[])
-    order by r.priority desc, r.ready_since, r.item_id
+    where r.queue >= q.name and r.queue <= q.name and r.queue || '' <> all((select g.closed from gates g)::text[])
+    order by r.queue, r.priority desc, r.ready_since, r.item_id
     limit 1
     for update of r, w skip locked
     ) best_of_queue
@@ -192,7 +192,10 @@ with gates as materialized (
         coalesce(array_agg(s.name) filter (where s.max_active_leases is not null), '{}') as capped
     from queue_settings s
 )
-select exists (select 1 from ready_items r where r.queue = any(:queues::text[]) and r.queue || '' <> all((select g.closed from gates g)::text[]))
+select exists (
+    select 1 from unnest(:queues::text[]) as q(name)
+    cross join lateral (select 1 from ready_items r where r.queue >= q.name and r.queue <= q.name and r.queue || '' <> all((select g.closed from gates g)::text[]) limit 1) entry
+)
 
 -- name: LOCK_CLAIM_CANDIDATES
 with gates as materialized (
@@ -239,8 +242,8 @@ with gates as materialized (
         select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, r.preferred_worker_id
     from ready_items r
     join work_items w on w.id = r.item_id
-    where r.queue = q.name and r.queue || '' <> all((select g.closed from gates g)::text[])
-    order by r.priority desc, r.ready_since, r.item_id
+    where r.queue >= q.name and r.queue <= q.name and r.queue || '' <> all((select g.closed from gates g)::text[])
+    order by r.queue, r.priority desc, r.ready_since, r.item_id
     limit :n
     for update of r, w skip locked
     ) best_of_queue

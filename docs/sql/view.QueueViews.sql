@@ -54,11 +54,11 @@ order by q.queue
 
 -- name: QUEUE_BY_NAME
 with ready as (
-    select queue, count(*) as n, min(ready_since) as oldest from ready_items where queue = :name group by queue
+    select queue, count(*) as n, min(ready_since) as oldest from ready_items where queue >= :name and queue <= :name group by queue
 ), leased as (
-    select queue, count(*) as n from leases where queue = :name group by queue
+    select queue, count(*) as n from leases where queue >= :name and queue <= :name group by queue
 ), blocked as (
-    select queue, count(*) as n from parked_items where status = 'blocked' and queue = :name group by queue
+    select queue, count(*) as n from parked_items where status = 'blocked' and queue >= :name and queue <= :name group by queue
 ), settings as (
     select name as queue, paused, max_active_leases from queue_settings where name = :name
 )

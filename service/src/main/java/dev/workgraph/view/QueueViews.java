@@ -60,8 +60,15 @@ public class QueueViews {
 					select queue from ready union select queue from leased union select queue from blocked
 					    union select queue from settings""");
 
-	/** One queue by name, whatever it holds (an unknown name is a queue with nothing). */
-	static final String QUEUE_BY_NAME = QUEUES_TEMPLATE.formatted("queue = :name", "name = :name",
+	/**
+	 * One queue by name, whatever it holds (an unknown name is a queue with nothing). The
+	 * name as a range, not an equality: where one queue holds nearly every item, the
+	 * statistics know one queue, and under the generic plan an equality with a name it
+	 * cannot see looked as if it passed every row, so a small queue was counted by
+	 * reading the large one's entries (the claim's queue lookups had the same trap:
+	 * Claims).
+	 */
+	static final String QUEUE_BY_NAME = QUEUES_TEMPLATE.formatted("queue >= :name and queue <= :name", "name = :name",
 			"select :name::text as queue");
 
 	private final JdbcClient jdbc;

@@ -2,6 +2,7 @@ package dev.workgraph.testing;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -43,6 +44,46 @@ public final class QueryPlans {
 			status.setRollbackOnly();
 			before.run();
 			return jdbc.sql("explain (analyze, format json) " + statement).query(String.class).single();
+		});
+		return planOf(json);
+	}
+
+	/**
+	 * Runs the statement as the service does once its prepared statement is cached: under
+	 * the generic plan, which cannot see the parameters' values. Each named parameter is
+	 * given as a literal with its type ({@code "'{a}'::text[]"}); the statement is
+	 * prepared with those types, executed under EXPLAIN ANALYZE, deallocated and undone.
+	 */
+	public static JsonNode explainGenericAndRollBack(PlatformTransactionManager transactionManager, JdbcClient jdbc,
+			String statement, Map<String, String> arguments) {
+		String prepared = statement;
+		List<String> types = new ArrayList<>();
+		List<String> values = new ArrayList<>();
+		for (Map.Entry<String, String> argument : arguments.entrySet()) {
+			String literal = argument.getValue();
+			types.add(literal.substring(literal.lastIndexOf("::") + 2));
+			values.add(literal);
+			prepared = prepared.replaceAll("(?<![:\\w]):" + argument.getKey() + "\\b", "\\$" + values.size());
+		}
+		if (prepared.matches("(?s).*(?<![:\\w]):[a-zA-Z]\\w*.*")) {
+			throw new IllegalArgumentException("A named parameter has no argument: " + prepared);
+		}
+		String name = "explained_generic";
+		String prepare = "prepare %s(%s) as %s".formatted(name, String.join(", ", types), prepared);
+		String execute = "explain (analyze, format json) execute %s(%s)".formatted(name, String.join(", ", values));
+		TransactionTemplate rolledBack = new TransactionTemplate(transactionManager);
+		String json = rolledBack.execute((status) -> {
+			status.setRollbackOnly();
+			jdbc.sql("select set_config('plan_cache_mode', 'force_generic_plan', true)").query().singleRow();
+			jdbc.sql(prepare).update();
+			try {
+				return jdbc.sql(execute).query(String.class).single();
+			}
+			finally {
+				// A prepared statement outlives the transaction: it belongs to the
+				// session.
+				jdbc.sql("deallocate " + name).update();
+			}
 		});
 		return planOf(json);
 	}
