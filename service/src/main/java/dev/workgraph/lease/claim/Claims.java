@@ -118,7 +118,9 @@ public class Claims {
 	 * whole backlog (300 ms a claim at 340,000 ready; QueueFilterPlanTests). A range is
 	 * priced as selective, and unlike an equality it does not make the queue a constant,
 	 * so an order by queue first is served only by the index that keeps each queue's
-	 * entries together ({@code ready_items_queue_claim_order_idx}).
+	 * entries together ({@code ready_items_queue_claim_order_idx}). The same rows: under
+	 * a deterministic collation, as the column's is, text sorts equal only when
+	 * identical.
 	 */
 	private static final String OF_QUEUE_Q = "r.queue >= q.name and r.queue <= q.name";
 
