@@ -643,6 +643,9 @@ class WorkerHttpTests {
 			assertThat(this.service.requests("POST", "/leases/.*/renew")).hasSize(1);
 			assertThat(writesOtherThanRenewals()).isEmpty();
 			assertThat(this.service.requests("POST", "/claims")).hasSize(1);
+			// The listener hears of the loss last, after the handler's interrupt, on the
+			// renewal's thread: the worker may have stopped by then.
+			this.events.awaitLost(5);
 			assertThat(this.events.lost).singleElement()
 				.satisfies((lost) -> assertThat(lost.reason()).isEqualTo(LeaseLost.Reason.REFUSED));
 			assertThat(log.mentioning("the token was revoked")).singleElement()
