@@ -1,6 +1,7 @@
 package dev.workgraph.console;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.UUID;
 
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -77,9 +79,8 @@ class ConsoleWaitsBrowserTests extends LeaseTestSupport {
 		assertCreated(this.api.post("/leases/" + leaseId(claim) + "/waits",
 				Map.of("epoch", epoch(claim), "event", Map.of("name", "ci.finished", "key", "acme/api#42"))));
 		open("#/items/" + itemId);
-		WebElement waits = waitFor(By.id("waits"));
-		assertThat(waits.getText()).contains("ci.finished").contains("acme/api#42").contains("open");
-		assertThat(browser.driver.findElement(By.id("blockers")).getText()).contains("1 open wait for an event");
+		textOnceItShows(By.id("waits"), "ci.finished", "acme/api#42", "open");
+		textOnceItShows(By.id("blockers"), "1 open wait for an event");
 
 		assertThat(this.api
 			.post("/events",
@@ -87,11 +88,21 @@ class ConsoleWaitsBrowserTests extends LeaseTestSupport {
 							Map.of("conclusion", "<b>success</b>")))
 			.status()).isEqualTo(202);
 		open("#/items/" + itemId);
-		waits = waitFor(By.id("waits"));
-		assertThat(waits.getText()).contains("matched");
-		WebElement matched = waits.findElement(By.cssSelector("details.matched-event"));
-		matched.findElement(By.tagName("summary")).click();
-		assertThat(matched.findElement(By.tagName("pre")).getText()).contains("<b>success</b>");
+		textOnceItShows(By.id("waits"), "matched");
+		By matched = By.cssSelector("#waits details.matched-event");
+		// The page may render again as the change stream reports the wait's end: each
+		// step
+		// finds its element afresh.
+		settled().until((driver) -> {
+			driver.findElement(matched).findElement(By.tagName("summary")).click();
+			return driver.findElement(matched).getAttribute("open") != null;
+		});
+		// As text, not as markup (the page holds no <b> element below).
+		String payload = settled().until((driver) -> {
+			String text = driver.findElement(matched).findElement(By.tagName("pre")).getAttribute("textContent");
+			return text.contains("<b>success</b>") ? text : null;
+		});
+		assertThat(payload).contains("\"conclusion\"");
 		assertThat(browser.driver.findElements(By.tagName("b"))).isEmpty();
 		browser.screenshot("item-waits");
 	}
@@ -105,6 +116,21 @@ class ConsoleWaitsBrowserTests extends LeaseTestSupport {
 	private WebElement waitFor(By locator) {
 		return new WebDriverWait(browser.driver, Duration.ofSeconds(10))
 			.until(ExpectedConditions.visibilityOfElementLocated(locator));
+	}
+
+	/** A wait that looks again when the page replaced the element it had found. */
+	private static WebDriverWait settled() {
+		WebDriverWait wait = new WebDriverWait(browser.driver, Duration.ofSeconds(10));
+		wait.ignoring(StaleElementReferenceException.class);
+		return wait;
+	}
+
+	/** The element's text once it shows every one of {@code expected}. */
+	private static String textOnceItShows(By locator, String... expected) {
+		return settled().until((driver) -> {
+			String text = driver.findElement(locator).getText();
+			return Arrays.stream(expected).allMatch(text::contains) ? text : null;
+		});
 	}
 
 }
