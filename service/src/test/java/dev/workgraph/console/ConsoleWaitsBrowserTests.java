@@ -58,9 +58,8 @@ class ConsoleWaitsBrowserTests extends LeaseTestSupport {
 		assertThat(before.getAttribute("class")).doesNotContain("escalated");
 		assertThat(before.getText()).contains("deadline");
 
-		// The deadline passes and the pass escalates it (as the reaper's timer would);
-		// the
-		// change stream tells the inbox.
+		// The deadline passes and the pass escalates it (as the reaper's timer
+		// would); the change stream tells the inbox.
 		this.jdbc.sql("update attention_requests set escalated_at = now() where id = ?").param(requestId).update();
 		new WebDriverWait(browser.driver, Duration.ofSeconds(5))
 			.until(ExpectedConditions.attributeContains(card, "class", "escalated"));
@@ -90,9 +89,8 @@ class ConsoleWaitsBrowserTests extends LeaseTestSupport {
 		open("#/items/" + itemId);
 		textOnceItShows(By.id("waits"), "matched");
 		By matched = By.cssSelector("#waits details.matched-event");
-		// The page may render again as the change stream reports the wait's end: each
-		// step
-		// finds its element afresh.
+		// The page may render again as the change stream reports the wait's end:
+		// each step finds its element afresh.
 		settled().until((driver) -> {
 			driver.findElement(matched).findElement(By.tagName("summary")).click();
 			return driver.findElement(matched).getAttribute("open") != null;
