@@ -192,10 +192,10 @@ with gates as materialized (
         coalesce(array_agg(s.name) filter (where s.max_active_leases is not null), '{}') as capped
     from queue_settings s
 )
-select exists (
-    select 1 from unnest(:queues::text[]) as q(name)
-    cross join lateral (select 1 from ready_items r where r.queue >= q.name and r.queue <= q.name and r.queue || '' <> all((select g.closed from gates g)::text[]) limit 1) entry
-)
+select exists (select best_of_queue.* from unnest(:queues::text[]) as q(name)
+    cross join lateral (
+        select 1 from ready_items r where r.queue >= q.name and r.queue <= q.name and r.queue || '' <> all((select g.closed from gates g)::text[]) limit 1
+    ) best_of_queue)
 
 -- name: LOCK_CLAIM_CANDIDATES
 with gates as materialized (

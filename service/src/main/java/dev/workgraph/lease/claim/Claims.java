@@ -101,29 +101,6 @@ public class Claims {
 	 */
 	private static final String GRANT_MANY = grant("= any(array(select a.ready_row from assignment a))");
 
-	/** Ready in time for the continuity preference to hold. */
-	private static final String PREFERENCE_OPEN = "r.ready_since > now() - make_interval(secs => :continuitySeconds)";
-
-	private static final String IN_QUEUES = "r.queue = any(:queues::text[])";
-
-	/** Claim order: highest priority, then longest ready, then id. */
-	private static final String CLAIM_ORDER = "r.priority desc, r.ready_since, r.item_id";
-
-	/**
-	 * A ready entry {@code r} of queue {@code q.name} (see {@link #inEachQueue}), written
-	 * as a range. As {@code r.queue = q.name} it was priced by the column's statistics,
-	 * the name being one the generic plan cannot see: where one queue holds nearly every
-	 * ready item they know one queue, the equality looked as if it passed every row, and
-	 * the lookup of any other queue walked the claim-order index through that queue's
-	 * whole backlog (300 ms a claim at 340,000 ready; QueueFilterPlanTests). A range is
-	 * priced as selective, and unlike an equality it does not make the queue a constant,
-	 * so an order by queue first is served only by the index that keeps each queue's
-	 * entries together ({@code ready_items_queue_claim_order_idx}). The same rows: under
-	 * a deterministic collation, as the column's is, text sorts equal only when
-	 * identical.
-	 */
-	private static final String OF_QUEUE_Q = "r.queue >= q.name and r.queue <= q.name";
-
 	/** The best free ready item preferred for this worker, or the best overall. */
 	private static final String CLAIM_TEMPLATE = """
 			with %s, preferred as materialized (
@@ -142,13 +119,16 @@ public class Claims {
 			), """ + GRANT_ONE;
 
 	public static final String CLAIM_NEXT_READY = CLAIM_TEMPLATE.formatted(QueueGates.GATES,
-			freeReadyItems("true as is_preferred", "r.preferred_worker_id = :workerId and " + PREFERENCE_OPEN, "1"),
-			freeReadyItems("false as is_preferred", "true", "1"), QueueGates.ADMITS_ONE);
+			ReadyEntries.freeReadyItems("true as is_preferred",
+					"r.preferred_worker_id = :workerId and " + ReadyEntries.PREFERENCE_OPEN, "1"),
+			ReadyEntries.freeReadyItems("false as is_preferred", "true", "1"), QueueGates.ADMITS_ONE);
 
 	static final String CLAIM_NEXT_READY_IN_QUEUES = CLAIM_TEMPLATE.formatted(QueueGates.GATES,
-			freeReadyItems("true as is_preferred",
-					"r.preferred_worker_id = :workerId and " + PREFERENCE_OPEN + " and " + IN_QUEUES, "1"),
-			freeReadyItemsOfEachQueue("false as is_preferred", "1"), QueueGates.ADMITS_ONE);
+			ReadyEntries.freeReadyItems("true as is_preferred",
+					"r.preferred_worker_id = :workerId and " + ReadyEntries.PREFERENCE_OPEN + " and "
+							+ ReadyEntries.IN_QUEUES,
+					"1"),
+			ReadyEntries.freeReadyItemsOfEachQueue("false as is_preferred", "1"), QueueGates.ADMITS_ONE);
 
 	/**
 	 * Whether any item is ready (in the given queues), locked or not: a plain read that
@@ -161,11 +141,8 @@ public class Claims {
 
 	static final String ANY_READY_IN_QUEUES = """
 			with %s
-			select exists (
-			    select 1 from unnest(:queues::text[]) as q(name)
-			    cross join lateral (select 1 from ready_items r where %s and %s limit 1) entry
-			)
-			""".formatted(QueueGates.GATES, OF_QUEUE_Q, QueueGates.OPEN);
+			select exists (%s)
+			""".formatted(QueueGates.GATES, ReadyEntries.anyOfEachQueue());
 
 	/**
 	 * Coalesced claims, step 1 of 2 (one transaction): locks the candidates for a batch
@@ -194,13 +171,15 @@ public class Claims {
 			order by c.priority desc, c.ready_since, c.item_id
 			""".formatted(QueueGates.GATES, "%s", "%s", QueueGates.CAPPED);
 
-	static final String LOCK_CLAIM_CANDIDATES = LOCK_CANDIDATES_TEMPLATE
-		.formatted(freeReadyItems("r.preferred_worker_id", "true", ":n"), freeReadyItems("r.preferred_worker_id",
-				"r.preferred_worker_id = x.worker_id and " + PREFERENCE_OPEN, ":n"));
+	static final String LOCK_CLAIM_CANDIDATES = LOCK_CANDIDATES_TEMPLATE.formatted(
+			ReadyEntries.freeReadyItems("r.preferred_worker_id", "true", ":n"),
+			ReadyEntries.freeReadyItems("r.preferred_worker_id",
+					"r.preferred_worker_id = x.worker_id and " + ReadyEntries.PREFERENCE_OPEN, ":n"));
 
-	static final String LOCK_CLAIM_CANDIDATES_IN_QUEUES = LOCK_CANDIDATES_TEMPLATE
-		.formatted(freeReadyItemsOfEachQueue("r.preferred_worker_id", ":n"), freeReadyItems("r.preferred_worker_id",
-				"r.preferred_worker_id = x.worker_id and " + PREFERENCE_OPEN + " and " + IN_QUEUES, ":n"));
+	static final String LOCK_CLAIM_CANDIDATES_IN_QUEUES = LOCK_CANDIDATES_TEMPLATE.formatted(
+			ReadyEntries.freeReadyItemsOfEachQueue("r.preferred_worker_id", ":n"),
+			ReadyEntries.freeReadyItems("r.preferred_worker_id", "r.preferred_worker_id = x.worker_id and "
+					+ ReadyEntries.PREFERENCE_OPEN + " and " + ReadyEntries.IN_QUEUES, ":n"));
 
 	/**
 	 * Coalesced claims, step 2 of 2: grants the assigned items, locked by step 1 in this
@@ -345,45 +324,6 @@ public class Claims {
 	private static String grant(String readyRowCondition) {
 		return GRANT_ASSIGNED_TEMPLATE.formatted(readyRowCondition, LeaseRows.active("g", LeaseRows.PREFIX_BESIDE_ITEM),
 				ItemViews.PARTS_OF_I);
-	}
-
-	/**
-	 * Ready items in claim order (highest priority, then longest ready, then id) that no
-	 * concurrent claim holds, each locked with its item row: {@code SKIP LOCKED} passes
-	 * over the rows another claim has locked instead of waiting for it.
-	 */
-	private static String freeReadyItems(String columns, String condition, String limit) {
-		return freeReadyItems(columns, condition, CLAIM_ORDER, limit);
-	}
-
-	/**
-	 * {@link #freeReadyItems} of each queue of {@code :queues}, the queue's best first.
-	 */
-	private static String freeReadyItemsOfEachQueue(String columns, String limit) {
-		return inEachQueue(freeReadyItems(columns, OF_QUEUE_Q, "r.queue, " + CLAIM_ORDER, limit));
-	}
-
-	private static String freeReadyItems(String columns, String condition, String order, String limit) {
-		return """
-				select r.item_id, r.ctid as ready_row, r.priority, r.ready_since, r.queue, %s
-				    from ready_items r
-				    join work_items w on w.id = r.item_id
-				    where %s and %s
-				    order by %s
-				    limit %s
-				    for update of r, w skip locked""".formatted(columns, condition, QueueGates.OPEN, order, limit);
-	}
-
-	/**
-	 * The probe once per queue of {@code :queues}: ordered index probes, where one ANY()
-	 * over several queues cannot use the index order.
-	 */
-	private static String inEachQueue(String probe) {
-		return """
-				select best_of_queue.* from unnest(:queues::text[]) as q(name)
-				    cross join lateral (
-				        %s
-				    ) best_of_queue""".formatted(probe);
 	}
 
 	boolean anyReady(List<String> queues) {
